@@ -1,0 +1,122 @@
+"""Cards and their notation, shared by every game in this package.
+
+A card is an ``int`` id in ``0..53``: ``suit * 13 + rank`` for the 52 suited
+cards (suits ``C D H S``, ranks ``2 3 4 5 6 7 8 9 T J Q K A`` low to high), then
+``52`` for the first joker and ``53`` for the second. Every preset uses this one
+id space, so observations and action ids mean the same card in every variant;
+a smaller deck is just a subset of ids. A set of cards is an ``int`` bit mask
+(bit ``id`` set), which keeps hands, follow checks and scoring to a few integer
+operations.
+
+Notation is rank then suit: ``TH`` (or ``10H``) is the ten of hearts, ``AS`` the
+ace of spades, ``JK`` the first joker and ``JK2`` the second (``JK1``, ``BJ`` and
+``LJ`` are accepted too). When a list of card strings names ``JK`` twice, the
+second means the other joker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+NUM_CARDS = 54
+JOKER1 = 52
+JOKER2 = 53
+JOKERS_MASK = (1 << JOKER1) | (1 << JOKER2)
+ALL_CARDS_MASK = (1 << NUM_CARDS) - 1
+
+#: suit index of the suit of the same colour (clubs<->spades, diamonds<->hearts)
+SAME_COLOUR = {0: 3, 1: 2, 2: 1, 3: 0}
+
+_RANK_ALIASES = {"10": "T"}
+_JOKER_NAMES = {"JK": JOKER1, "JK1": JOKER1, "BJ": JOKER1, "JK2": JOKER2, "LJ": JOKER2}
+
+
+def card_id(rank: str, suit: str) -> int:
+    """Id of the card with rank character ``rank`` and suit character ``suit``."""
+    return SUITS.index(suit) * 13 + RANKS.index(rank)
+
+
+def suit_of(card: int) -> int:
+    """Printed suit index of a suited card (jokers have none: -1)."""
+    return card // 13 if card < 52 else -1
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0 (two) .. 12 (ace) of a suited card; -1 for a joker."""
+    return card % 13 if card < 52 else -1
+
+
+def format_card(card: int) -> str:
+    """``TH``-style name of a card id."""
+    if card == JOKER1:
+        return "JK"
+    if card == JOKER2:
+        return "JK2"
+    if not 0 <= card < 52:
+        raise ValueError(f"card id {card!r} is not a card: expected an int in 0..53")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(text: str) -> int:
+    """Card id of a name such as ``TH``, ``10h``, ``AS`` or ``JK``."""
+    name = text.strip().upper()
+    if name in _JOKER_NAMES:
+        return _JOKER_NAMES[name]
+    rank, suit = name[:-1], name[-1:]
+    rank = _RANK_ALIASES.get(rank, rank)
+    if len(rank) != 1 or rank not in RANKS or suit not in SUITS:
+        raise ValueError(
+            f"{text!r} is not a card: expected rank {'/'.join(RANKS)} (or 10) then suit "
+            f"{'/'.join(SUITS)}, e.g. 'TH' or 'AS', or a joker 'JK'/'JK2'"
+        )
+    return card_id(rank, suit)
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Card ids of a space/comma separated string or a list of names.
+
+    A repeated ``JK`` names the other joker, so a deal with both jokers can be
+    written ``"JK JK"``. Any other repeated card is an error.
+    """
+    names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    cards: list[int] = []
+    for name in names:
+        card = parse_card(name)
+        if card in cards and card == JOKER1 and JOKER2 not in cards:
+            card = JOKER2
+        if card in cards:
+            raise ValueError(f"card {format_card(card)} is listed twice in {names!r}")
+        cards.append(card)
+    return cards
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Space separated names of card ids, in the order given."""
+    return " ".join(format_card(c) for c in cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Bit mask of a collection of card ids."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ids in a bit mask, ascending."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def make_deck(lowest_rank: str = "2", jokers: int = 0) -> list[int]:
+    """Card ids of a deck holding ranks ``lowest_rank``..A of each suit and ``jokers`` jokers."""
+    low = RANKS.index(lowest_rank)
+    deck = [s * 13 + r for s in range(4) for r in range(low, 13)]
+    return deck + [JOKER1, JOKER2][:jokers]

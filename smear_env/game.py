@@ -1,0 +1,479 @@
+"""The Smear rules engine: one match of any preset, driven by action ids.
+
+Design notes
+------------
+* Pure Python, no gymnasium/torch/numpy: bots, servers, tests and batched
+  simulators drive it directly; the PettingZoo env is a thin layer over it.
+* A :class:`Game` is mutable for speed (``clone()`` gives an independent copy for
+  search). Hands and card sets are ``int`` bit masks (see :mod:`smear_env.cards`).
+* The state is phase based (``BID``, ``TRUMP``, ``CALL``, ``DISCARD``, ``PLAY``,
+  ``OVER``); each phase has one legal-move function and one apply function.
+  Chance (the deal) and forced steps (taking the kitty or stock, drawing,
+  scoring a finished hand) happen inside ``apply``; only decisions are actions.
+* Randomness comes only from the ``random.Random`` the game is seeded with, or
+  from explicit deals, so every game is reproducible; :meth:`Game.record`
+  returns JSON-able data that :func:`replay` turns back into the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from smear_env import actions as A
+from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards
+from smear_env.rules import Rules, get_rules, rules_from_dict
+from smear_env.scoring import HandResult, score_hand
+from smear_env.trump import TrumpTable, trump_table
+
+ENGINE_VERSION = 1
+
+BID, TRUMP, CALL, DISCARD, PLAY, OVER = range(6)
+PHASE_NAMES = ("bid", "trump", "call", "discard", "play", "over")
+
+#: ranks 3..9 of every suit: a hand of only these may call a misdeal (Minnesota)
+_MISDEAL_MASK = mask_of(s * 13 + r for s in range(4) for r in range(1, 8))
+
+
+@dataclass
+class Deal:
+    """Explicit cards for one hand: ``hands[seat]``, the kitty and the stock (top first)."""
+
+    hands: list[list[int]]
+    kitty: list[int] = field(default_factory=list)
+    stock: list[int] = field(default_factory=list)
+
+    @classmethod
+    def parse(cls, hands: list[str], kitty: str = "", stock: str = "") -> Deal:
+        """A deal from card strings, e.g. ``Deal.parse(["AS KS ...", ...], stock="2C 3C")``."""
+        return cls([parse_cards(h) for h in hands], parse_cards(kitty), parse_cards(stock))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [format_cards(h) for h in self.hands],
+            "kitty": format_cards(self.kitty),
+            "stock": format_cards(self.stock),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Deal:
+        return cls.parse(data["hands"], data.get("kitty", ""), data.get("stock", ""))
+
+
+class Game:
+    """A match (or a single hand) of Smear under one set of :class:`Rules`."""
+
+    def __init__(
+        self,
+        rules: Rules | str = "ten_point",
+        seed: int | None = None,
+        *,
+        dealer: int = 0,
+        single_hand: bool = False,
+        deals: list[Deal] | None = None,
+    ) -> None:
+        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.num_players = self.rules.num_players
+        self.single_hand = single_hand  # the match ends after one scored hand
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._deal_queue: list[Deal] = list(deals or [])
+        if not 0 <= dealer < self.num_players:
+            raise ValueError(f"dealer {dealer!r} is not a seat: expected 0..{self.num_players - 1}")
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.scores = [0] * self.rules.num_teams
+        self.hands_played = 0
+        self.winners: frozenset[int] = frozenset()  # match-winning teams once phase is OVER
+        self.hand_results: list[HandResult] = []
+        self.history: list[int] = []  # every action applied, in order
+        self.deals: list[Deal] = []  # every deal made, in order (redeals included)
+        self.redeals = 0  # hands thrown in (all pass, misdeal) in this match
+        self._start_hand()
+
+    # ------------------------------------------------------------------ set-up
+    def _next_deal(self) -> Deal:
+        deck = list(self.rules.deck)
+        self._rng.shuffle(deck)  # always, so a replay from explicit deals leaves the RNG where it was
+        if self._deal_queue:
+            deal = self._deal_queue.pop(0)
+            self._check_deal(deal)
+            return deal
+        r, n = self.rules, self.num_players
+        hands = [deck[i * r.hand_size : (i + 1) * r.hand_size] for i in range(n)]
+        dealt = n * r.hand_size
+        return Deal(hands, deck[dealt : dealt + r.kitty_size], deck[dealt + r.kitty_size :])
+
+    def _check_deal(self, deal: Deal) -> None:
+        r = self.rules
+        if len(deal.hands) != self.num_players or any(len(h) != r.hand_size for h in deal.hands):
+            sizes = [len(h) for h in deal.hands]
+            raise ValueError(f"deal has hands of sizes {sizes}: expected {self.num_players} hands of {r.hand_size}")
+        if len(deal.kitty) != r.kitty_size:
+            raise ValueError(f"deal has a kitty of {len(deal.kitty)} cards: expected {r.kitty_size}")
+        cards = [c for h in deal.hands for c in h] + deal.kitty + deal.stock
+        if len(set(cards)) != len(cards) or not set(cards) <= set(r.deck):
+            raise ValueError("deal repeats a card or holds a card that is not in this deck")
+        if r.stock_use != "none" and sorted(cards) != sorted(r.deck):
+            raise ValueError(f"deal must place every card of the deck ({len(r.deck)}); the stock is in use")
+
+    def _start_hand(self) -> None:
+        r = self.rules
+        deal = self._next_deal()
+        self.deals.append(deal)
+        self.hands = [mask_of(h) for h in deal.hands]
+        self.kitty = list(deal.kitty)
+        self.stock = list(deal.stock)
+        self.dealt = [h for h in self.hands]  # what each seat was dealt (for the record and views)
+        n = self.num_players
+        self.bids: list[int | None] = [None] * n  # None: not yet; 0: pass; N: bid; MOON_BID: moon
+        self.high_bid = 0
+        self.bidder = -1
+        self.trump = -1
+        self.table: TrumpTable = trump_table(r, -1)
+        self.called_card = -1
+        self.partner = -1
+        self.discarded = [0] * n  # cards each seat put out of play (private to that seat)
+        self.discard_counts = [0] * n
+        self.drawn_counts = [0] * n  # cards each seat took from kitty/stock (public count)
+        self.exchanged = 0  # schmier redraw: cards the seat on turn has exchanged so far
+        self.discard_queue: list[int] = []
+        self.played = [0] * n  # cards each seat has played to tricks
+        self.won = [0] * n  # cards in the tricks each seat won
+        self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []  # (leader, plays, winner)
+        self.leader = -1
+        self.phase = BID
+        self.current_player = (self.dealer + 1) % n
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def team_of(self, seat: int) -> int:
+        return self.rules.team_of(seat)
+
+    def side_of(self, seat: int) -> int:
+        """Scoring side of a seat in this hand (the bidder's side includes a called partner)."""
+        if self.rules.called_partner and seat == self.partner:
+            return self.bidder
+        return self.team_of(seat)
+
+    def legal_mask(self) -> int:
+        """Legal actions of the player on turn, as a bit mask over action ids (0 when over)."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_cards() << A.PLAY_BASE
+        if phase == DISCARD:
+            return self._legal_discards()
+        if phase == BID:
+            return self._legal_bids()
+        if phase == TRUMP:
+            return 0b1111 << A.TRUMP_BASE
+        if phase == CALL:
+            return self._legal_calls() << A.CALL_BASE
+        return 0
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the player on turn, ascending."""
+        return cards_of(self.legal_mask())
+
+    def _legal_bids(self) -> int:
+        r, seat = self.rules, self.current_player
+        is_dealer = seat == self.dealer
+        high = self.high_bid
+        lowest = high if (is_dealer and r.dealer_steals and high) else high + 1
+        mask = 0
+        for bid in range(max(lowest, r.min_bid), r.top_bid + 1):
+            mask |= 1 << (A.BID_BASE + bid)
+        if r.moon_bid and high < A.MOON_BID:
+            mask |= 1 << A.MOON
+        forced = is_dealer and r.forced_dealer_bid and high == 0
+        if not forced:
+            mask |= 1 << A.PASS
+        if r.misdeal_call and not self.hands[seat] & ~_MISDEAL_MASK:
+            mask |= 1 << A.MISDEAL
+        return mask
+
+    def _legal_calls(self) -> int:
+        t = self.table
+        three = 1 << t.three
+        return t.trump_mask & mask_of(self.rules.deck) & ~self.hands[self.bidder] & ~three
+
+    def _legal_discards(self) -> int:
+        r, seat = self.rules, self.current_player
+        hand = self.hands[seat]
+        if r.stock_use == "redraw" and seat != self.dealer:
+            cards = hand & ~self.table.trump_mask if self.exchanged < r.redraw_limit else 0
+            return (cards << A.DISCARD_BASE) | (1 << A.DONE)
+        if seat == self.partner and self.called_card >= 0:
+            hand &= ~(1 << self.called_card)  # the called card must reach the first trick
+        cards = hand
+        if r.discard_trump == "when_forced":
+            trumps = self.table.trump_mask
+            cards = hand & ~trumps or hand & trumps & ~self.table.protected or hand
+        return cards << A.DISCARD_BASE
+
+    def _legal_cards(self) -> int:
+        seat = self.current_player
+        hand = self.hands[seat]
+        r, t = self.rules, self.table
+        if not self.trick:
+            if not self.tricks:
+                if r.first_lead == "trump" and hand & t.trump_mask:
+                    return hand & t.trump_mask
+                if r.first_lead_no_joker and self.trump < 0 and hand & ~JOKERS_MASK:
+                    return hand & ~JOKERS_MASK
+            return hand
+        if not self.tricks and seat == self.partner and hand >> self.called_card & 1:
+            return 1 << self.called_card
+        led = t.effective_suit[self.trick[0][1]]
+        follow = hand & t.suit_masks[led]
+        if not follow:
+            return hand
+        if r.follow == "strict" or led == self.trump:
+            return follow
+        return follow | (hand & t.trump_mask)
+
+    # ------------------------------------------------------------------ actions
+    def apply(self, action: int) -> None:
+        """Apply the move of the player on turn; raises ``ValueError`` if illegal (state unchanged)."""
+        if not (isinstance(action, int) and 0 <= action < A.NUM_ACTIONS) or not self.legal_mask() >> action & 1:
+            raise ValueError(self._illegal_message(action))
+        self.history.append(action)
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action - A.PLAY_BASE)
+        elif phase == DISCARD:
+            self._discard(action)
+        elif phase == BID:
+            self._bid(action)
+        elif phase == TRUMP:
+            self._set_trump(action - A.TRUMP_BASE)
+            self._after_trump()
+        elif phase == CALL:
+            self._call(action - A.CALL_BASE)
+
+    def _illegal_message(self, action: object) -> str:
+        legal = ", ".join(A.format_action(a) for a in self.legal_actions())
+        try:
+            label = f"{A.format_action(action)!r} ({action})"  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            label = repr(action)
+        if self.phase == OVER:
+            return f"action {label} is illegal: the match is over"
+        return (
+            f"action {label} is illegal for seat {self.current_player} in the "
+            f"{PHASE_NAMES[self.phase]} phase; legal moves: {legal}"
+        )
+
+    def apply_move(self, move: str) -> None:
+        """Apply a move given as a label such as ``bid 4`` or ``play TH``."""
+        self.apply(A.parse_action(move))
+
+    # bidding
+    def _bid(self, action: int) -> None:
+        seat = self.current_player
+        if action == A.MISDEAL:
+            self._redeal(same_dealer=True)
+            return
+        bid = A.MOON_BID if action == A.MOON else action - A.BID_BASE
+        self.bids[seat] = bid
+        if bid:
+            self.high_bid = bid
+            self.bidder = seat
+        if seat != self.dealer:
+            self.current_player = (seat + 1) % self.num_players
+            return
+        if self.bidder < 0:
+            self._redeal(same_dealer=self.rules.all_pass == "redeal_same_dealer")
+            return
+        self._after_bidding()
+
+    def _redeal(self, same_dealer: bool) -> None:
+        self.redeals += 1
+        if not same_dealer:
+            self.dealer = (self.dealer + 1) % self.num_players
+        self._start_hand()
+
+    def _after_bidding(self) -> None:
+        r, bidder = self.rules, self.bidder
+        if r.kitty_size:
+            self._take(bidder, self.kitty)
+            self.kitty = []
+        if r.stock_use == "blinds":
+            self._take(bidder, self.stock[: r.blinds])
+            del self.stock[: r.blinds]
+        if r.trump_by == "bidder_names":
+            self.phase, self.current_player = TRUMP, bidder
+        else:
+            self._start_discards()
+
+    def _take(self, seat: int, cards: list[int]) -> None:
+        self.hands[seat] |= mask_of(cards)
+        self.drawn_counts[seat] += len(cards)
+
+    def _set_trump(self, suit: int) -> None:
+        self.trump = suit
+        self.table = trump_table(self.rules, suit)
+
+    def _after_trump(self) -> None:
+        r = self.rules
+        if r.stock_use == "to_bidder":
+            self._take(self.bidder, self.stock)
+            self.stock = []
+        if r.called_partner:
+            self.phase, self.current_player = CALL, self.bidder
+        else:
+            self._start_discards()
+
+    def _call(self, card: int) -> None:
+        self.called_card = card
+        holders = [s for s in range(self.num_players) if self.hands[s] >> card & 1]
+        self.partner = holders[0] if holders else -1
+        self._start_discards()
+
+    # discards
+    def _start_discards(self) -> None:
+        r, n = self.rules, self.num_players
+        order = [(self.dealer + i) % n for i in range(1, n + 1)]
+        if r.stock_use == "redraw":
+            self.discard_queue = order
+        else:
+            self.discard_queue = [s for s in order if self.hands[s].bit_count() > r.play_hand_size]
+        self.exchanged = 0
+        self._next_discarder()
+
+    def _next_discarder(self) -> None:
+        r = self.rules
+        while self.discard_queue:
+            seat = self.discard_queue[0]
+            if r.stock_use == "redraw" and seat == self.dealer and self.stock:
+                self._take(seat, self.stock)
+                self.stock = []
+            if r.stock_use == "redraw" and seat != self.dealer or self.hands[seat].bit_count() > r.play_hand_size:
+                self.phase, self.current_player = DISCARD, seat
+                return
+            self.discard_queue.pop(0)
+        self._start_play()
+
+    def _discard(self, action: int) -> None:
+        r, seat = self.rules, self.current_player
+        if action != A.DONE:
+            card = action - A.DISCARD_BASE
+            self.hands[seat] &= ~(1 << card)
+            self.discarded[seat] |= 1 << card
+            self.discard_counts[seat] += 1
+        if r.stock_use == "redraw" and seat != self.dealer:
+            if action != A.DONE:
+                self.exchanged += 1
+            if action == A.DONE or self.exchanged == r.redraw_limit:
+                self._take(seat, self.stock[: self.exchanged])
+                del self.stock[: self.exchanged]
+                self.exchanged = 0
+                self.discard_queue.pop(0)
+                self._next_discarder()
+            return
+        if self.hands[seat].bit_count() == r.play_hand_size:
+            self.discard_queue.pop(0)
+            self._next_discarder()
+
+    # play
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.leader = self.current_player = self.bidder
+
+    def _play(self, card: int) -> None:
+        seat = self.current_player
+        if self.trump < 0:
+            self._set_trump(card // 13)
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.played[seat] |= bit
+        self.trick.append((seat, card))
+        if len(self.trick) < self.num_players:
+            self.current_player = (seat + 1) % self.num_players
+            return
+        winner = self._trick_winner()
+        self.tricks.append((self.leader, self.trick, winner))
+        self.won[winner] |= mask_of(c for _, c in self.trick)
+        self.trick = []
+        self.leader = self.current_player = winner
+        if len(self.tricks) == self.rules.play_hand_size:
+            self._end_hand()
+
+    def _trick_winner(self) -> int:
+        t = self.table
+        power, suit = t.power, t.effective_suit
+        lead_seat, lead_card = self.trick[0]
+        led, trump = suit[lead_card], self.trump
+        best_seat, best = lead_seat, power[lead_card]
+        best_is_trump = led == trump
+        for seat, card in self.trick[1:]:
+            s = suit[card]
+            if s == trump:
+                if not best_is_trump or power[card] > best:
+                    best_seat, best, best_is_trump = seat, power[card], True
+            elif s == led and not best_is_trump and power[card] > best:
+                best_seat, best = seat, power[card]
+        return best_seat
+
+    # hand end and match end
+    def _end_hand(self) -> None:
+        self.hands_played += 1
+        result = score_hand(self)
+        self.hand_results.append(result)
+        winners = result.match_winners
+        if winners is None and self.single_hand:
+            winners = frozenset()
+        if winners is not None:
+            self.winners = winners
+            self.phase, self.current_player = OVER, -1
+            return
+        self.dealer = (self.dealer + 1) % self.num_players
+        self._start_hand()
+
+    def rewards(self) -> list[float]:
+        """Match rewards per seat once over: +1 for a winning team, -1 otherwise, 0 for all on a full draw."""
+        if self.phase != OVER or len(self.winners) in (0, self.rules.num_teams):
+            return [0.0] * self.num_players
+        return [1.0 if self.team_of(s) in self.winners else -1.0 for s in range(self.num_players)]
+
+    # ------------------------------------------------------------------ copies and records
+    def clone(self) -> Game:
+        """An independent copy (for search); the copy's RNG continues identically."""
+        return copy.deepcopy(self)
+
+    def record(self) -> dict[str, Any]:
+        """JSON-able record of the match so far: rules, deals and moves."""
+        return {
+            "game": "smear",
+            "engine_version": ENGINE_VERSION,
+            "rules": self.rules.to_dict(),
+            "first_dealer": self.first_dealer,
+            "single_hand": self.single_hand,
+            "seed": self._seed,
+            "deals": [d.to_dict() for d in self.deals],
+            "moves": [A.format_action(a) for a in self.history],
+        }
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves."""
+    if record.get("game") != "smear":
+        raise ValueError(f"record is for game {record.get('game')!r}, not 'smear'")
+    if record.get("engine_version") != ENGINE_VERSION:
+        raise ValueError(f"record is from engine version {record.get('engine_version')}, this is {ENGINE_VERSION}")
+    game = Game(
+        rules_from_dict(record["rules"]),
+        seed=record.get("seed"),
+        dealer=record["first_dealer"],
+        single_hand=record["single_hand"],
+        deals=[Deal.from_dict(d) for d in record["deals"]],
+    )
+    for move in record["moves"]:
+        game.apply_move(move)
+    return game

@@ -1,0 +1,102 @@
+"""Card order once a trump suit is known: effective suits, trick power, point cards.
+
+Built once per (rules, trump suit) and cached, so that following, winning and
+scoring are table look-ups and bit operations during play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from smear_env.cards import JOKER1, JOKER2, JOKERS_MASK, RANKS, SAME_COLOUR, mask_of
+from smear_env.rules import Rules
+
+ACE, KING, QUEEN, JACK, TEN = (RANKS.index(r) for r in "AKQJT")
+TWO, THREE = 0, 1
+
+
+@dataclass(frozen=True)
+class TrumpTable:
+    """Everything about card order that depends on the trump suit."""
+
+    trump: int  # trump suit index, or -1 before trump is set
+    trump_mask: int  # cards of the effective trump suit
+    suit_masks: tuple[int, int, int, int]  # cards of each effective suit (the trump entry = trump_mask)
+    effective_suit: tuple[int, ...]  # effective suit of each card id (jokers: trump, or -1 with no trump)
+    power: tuple[int, ...]  # trick strength: trumps above 100, others by rank within their suit
+    order: tuple[int, ...]  # trump cards of this deck, highest first
+    ace: int
+    two: int
+    three: int
+    jack: int
+    jick: int  # -1 when the Jick is not a trump
+    protected: int  # trump cards that may never be discarded
+
+
+def _trump_order(rules: Rules, trump: int) -> list[int]:
+    base = trump * 13
+    jokers = [JOKER1, JOKER2][: rules.jokers]
+    order = [base + ACE, base + KING, base + QUEEN, base + JACK]
+    if rules.jick:
+        order.append(SAME_COLOUR[trump] * 13 + JACK)
+    if rules.joker_rank == "below_jacks":
+        order += jokers
+    order += [base + r for r in range(TEN, -1, -1)]
+    if rules.joker_rank == "lowest":
+        order += jokers
+    deck = set(rules.deck)
+    return [c for c in order if c in deck]
+
+
+def _protected(rules: Rules, t: TrumpTable) -> int:
+    named = set(rules.protected_discards)
+    if "scoring" in named:
+        named |= {"jack"} if rules.jack_points else set()
+        named |= {"jick"} if rules.jick_points else set()
+        named |= {"jokers"} if rules.joker_points else set()
+        named |= {"ace"} if rules.high in ("ace_played", "ace_captured") else set()
+        named |= {"two"} if rules.low == "two_played" or rules.deuce_points else set()
+        named |= {"three"} if rules.trey_points else set()
+    cards = {"ace": [t.ace], "two": [t.two], "three": [t.three], "jack": [t.jack], "jick": [t.jick]}
+    cards["jokers"] = [JOKER1, JOKER2]
+    return mask_of(c for name in named for c in cards.get(name, []) if c >= 0) & t.trump_mask
+
+
+@lru_cache(maxsize=256)
+def trump_table(rules: Rules, trump: int) -> TrumpTable:
+    """The table for ``trump`` (a suit index, or -1 for "not set yet") under ``rules``."""
+    if trump < 0:
+        suit_masks = tuple(mask_of(range(s * 13, s * 13 + 13)) for s in range(4))
+        effective = tuple([c // 13 for c in range(52)] + [-1, -1])
+        power = tuple([c % 13 for c in range(52)] + [-1, -1])
+        return TrumpTable(-1, 0, suit_masks, effective, power, (), -1, -1, -1, -1, -1, 0)  # type: ignore[arg-type]
+    order = _trump_order(rules, trump)
+    trump_mask = mask_of(order)
+    effective = [c // 13 for c in range(52)] + [trump, trump]
+    power = [c % 13 for c in range(52)] + [-1, -1]
+    for i, card in enumerate(order):
+        effective[card] = trump
+        power[card] = 200 - i
+    if not rules.distinct_jokers and rules.jokers == 2:
+        power[JOKER2] = power[JOKER1]  # equal rank: the first played of the two wins a trick
+    suit_masks = tuple(
+        trump_mask if s == trump else mask_of(range(s * 13, s * 13 + 13)) & ~trump_mask & ~JOKERS_MASK
+        for s in range(4)
+    )
+    jick = SAME_COLOUR[trump] * 13 + JACK if rules.jick else -1
+    table = TrumpTable(
+        trump,
+        trump_mask,
+        suit_masks,  # type: ignore[arg-type]
+        tuple(effective),
+        tuple(power),
+        tuple(order),
+        trump * 13 + ACE,
+        trump * 13 + TWO,
+        trump * 13 + THREE,
+        trump * 13 + JACK,
+        jick,
+        0,
+    )
+    return TrumpTable(**{**table.__dict__, "protected": _protected(rules, table)})
