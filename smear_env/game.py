@@ -18,6 +18,7 @@ Design notes
 from __future__ import annotations
 
 import copy
+import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -241,7 +242,11 @@ class Game:
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
         """Apply the move of the player on turn; raises ``ValueError`` if illegal (state unchanged)."""
-        if not (isinstance(action, int) and 0 <= action < A.NUM_ACTIONS) or not self.legal_mask() >> action & 1:
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise ValueError(self._illegal_message(action)) from None
+        if not 0 <= action < A.NUM_ACTIONS or not self.legal_mask() >> action & 1:
             raise ValueError(self._illegal_message(action))
         self.history.append(action)
         phase = self.phase

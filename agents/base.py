@@ -1,0 +1,46 @@
+"""The agent interface every player implements: bots, trained agents, front-end adapters.
+
+An agent is asked for a move only when it is on turn. It receives the player's
+structured view (a plain dict from ``env.view(agent)`` or
+``smear_env.observation.player_view``; it always holds ``legal_actions``, the
+legal action ids, and ``legal_moves``, their labels) and, when available, the
+env's observation dict (``{"observation": vector, "action_mask": int8}``). It
+returns one legal action id. Each agent owns a ``random.Random`` seeded at
+construction or by :meth:`Agent.reset`, so a game is reproducible from seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+
+class Agent(ABC):
+    """Base class: override :meth:`act`; :meth:`reset` re-seeds between games."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget per-game state and re-seed the agent's own RNG."""
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
+        """A legal action id for the player whose ``view`` this is."""
+
+    @staticmethod
+    def legal_actions(view: dict[str, Any]) -> list[int]:
+        """The legal action ids in ``view``; a clear error when the player is not on turn."""
+        legal = view.get("legal_actions")
+        if not legal:
+            raise ValueError(
+                f"seat {view.get('seat')} was asked to act but has no legal move "
+                f"(phase {view.get('phase')!r}, player on turn {view.get('current_player')})"
+            )
+        return list(legal)

@@ -1,0 +1,179 @@
+"""What one player may know, as a vector and as a plain dict.
+
+The vector is built from the engine's bit masks in a few numpy calls (all card
+blocks are unpacked from one byte string), so building it every step stays
+cheap. Seats in it are relative to the observing player: relative seat ``k`` is
+the player ``k`` places to the left (clockwise), 0 being the player.
+
+With ``N`` players and card blocks of 54 (card ids of :mod:`smear_env.cards`):
+
+=====================  ===========  ================================================
+block                  size         meaning
+=====================  ===========  ================================================
+hand                   54           cards in my hand
+my_discards            54           cards I put out of play (discards, blinds)
+played[k]              54 x N       cards relative seat k has played to tricks
+trick                  54           cards in the trick on the table
+won_mine               54           cards in tricks my side has won
+won_others             54           cards in tricks other sides have won
+called_card            54           the card the bidder called (called partner)
+phase                  6            one-hot: bid, trump, call, discard, play, over
+trump                  4            one-hot trump suit C D H S (all 0 before it is set)
+dealer                 N            one-hot relative seat of the dealer
+bidder                 N            one-hot relative seat of the bidder (the high bidder so far while bidding)
+partner                N            one-hot relative seat of the called partner, if any
+leader                 N            one-hot relative seat that led the current trick
+bids[k]                14 x N       one-hot per relative seat: none yet, pass, 1..11, moon
+high_bid               1            highest bid / 12 (moon = 1)
+discard_counts         N            cards each relative seat has discarded / 24
+drawn_counts           N            cards each relative seat took from kitty or stock / 24
+tricks_done            1            tricks completed / tricks per hand
+scores                 N            match score of each relative seat's team / target, clipped to [-1, 1]
+hands_progress         1            hands played / hands in the match (fixed-length matches; else 0)
+=====================  ===========  ================================================
+
+Total ``75 N + 337`` floats: 637 for 4 players, 712 for 5, 787 for 6.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from smear_env import actions as A
+from smear_env.cards import NUM_CARDS, SUITS, cards_of, format_card
+from smear_env.game import PHASE_NAMES, PLAY, Game
+
+NUM_CARD_BLOCKS_FIXED = 6  # hand, my_discards, trick, won_mine, won_others, called_card
+BID_SLOTS = 14
+
+
+def layout(num_players: int) -> list[tuple[str, int, int]]:
+    """(block name, start, size) of every block of the vector, in order."""
+    n = num_players
+    sizes = [("hand", 54), ("my_discards", 54)]
+    sizes += [(f"played[{k}]", 54) for k in range(n)]
+    sizes += [("trick", 54), ("won_mine", 54), ("won_others", 54), ("called_card", 54)]
+    sizes += [("phase", 6), ("trump", 4), ("dealer", n), ("bidder", n), ("partner", n), ("leader", n)]
+    sizes += [(f"bids[{k}]", BID_SLOTS) for k in range(n)]
+    sizes += [("high_bid", 1), ("discard_counts", n), ("drawn_counts", n), ("tricks_done", 1)]
+    sizes += [("scores", n), ("hands_progress", 1)]
+    out, start = [], 0
+    for name, size in sizes:
+        out.append((name, start, size))
+        start += size
+    return out
+
+
+def observation_size(num_players: int) -> int:
+    return 75 * num_players + 337
+
+
+class Observer:
+    """Builds observation vectors and action masks for one rule set."""
+
+    def __init__(self, num_players: int) -> None:
+        self.n = num_players
+        self.size = observation_size(num_players)
+        self.num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
+        self.scalar_start = self.num_card_blocks * NUM_CARDS
+        # gather indices keeping the 54 card bits of each 64-bit block
+        self._card_bits = (np.arange(self.num_card_blocks)[:, None] * 64 + np.arange(NUM_CARDS)).ravel()
+        offsets = {name: start - self.scalar_start for name, start, _ in layout(num_players)}
+        self._off = offsets
+
+    def vector(self, game: Game, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (float32, see the module docstring)."""
+        n = self.n
+        rel = [(seat + k) % n for k in range(n)]
+        side = game.side_of(seat)
+        trick_mask = won_mine = won_others = 0
+        for s, card in game.trick:
+            trick_mask |= 1 << card
+        for s in range(n):
+            if game.side_of(s) == side:
+                won_mine |= game.won[s]
+            else:
+                won_others |= game.won[s]
+        called = 1 << game.called_card if game.called_card >= 0 else 0
+        masks = [game.hands[seat], game.discarded[seat], *(game.played[s] for s in rel)]
+        masks += [trick_mask, won_mine, won_others, called]
+        raw = b"".join(m.to_bytes(8, "little") for m in masks)
+        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
+        scalars = np.zeros(self.size - self.scalar_start, dtype=np.float32)
+        self._fill_scalars(scalars, game, seat)
+        return np.concatenate((bits.astype(np.float32), scalars))
+
+    def _fill_scalars(self, out: np.ndarray, game: Game, seat: int) -> None:
+        n, off, r = self.n, self._off, game.rules
+        out[off["phase"] + game.phase] = 1.0
+        if game.trump >= 0:
+            out[off["trump"] + game.trump] = 1.0
+        out[off["dealer"] + (game.dealer - seat) % n] = 1.0
+        for name, who in (("bidder", game.bidder), ("partner", game.partner)):
+            if who >= 0:
+                out[off[name] + (who - seat) % n] = 1.0
+        if game.phase == PLAY:
+            out[off["leader"] + (game.leader - seat) % n] = 1.0
+        for k in range(n):
+            s = (seat + k) % n
+            bid = game.bids[s]
+            out[off[f"bids[{k}]"] + (0 if bid is None else bid + 1)] = 1.0
+            out[off["discard_counts"] + k] = game.discard_counts[s] / 24.0
+            out[off["drawn_counts"] + k] = game.drawn_counts[s] / 24.0
+            target = r.target_score if r.match_end == "target" else 4 * r.num_hands
+            out[off["scores"] + k] = max(-1.0, min(1.0, game.scores[r.team_of(s)] / target))
+        out[off["high_bid"]] = game.high_bid / A.MOON_BID
+        out[off["tricks_done"]] = len(game.tricks) / r.play_hand_size
+        if r.match_end == "hands":
+            out[off["hands_progress"]] = game.hands_played / r.num_hands
+
+
+def action_mask(legal: int) -> np.ndarray:
+    """int8 mask over the action space from the engine's legal-move bit mask."""
+    raw = np.frombuffer(legal.to_bytes(23, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[: A.NUM_ACTIONS].astype(np.int8)
+
+
+def player_view(game: Game, seat: int) -> dict[str, Any]:
+    """A structured, human-readable view of what ``seat`` may know (seats absolute).
+
+    Holds the same information as the vector, for rule-based bots and front ends.
+    """
+    r = game.rules
+
+    def cards(mask: int) -> list[str]:
+        return [format_card(c) for c in cards_of(mask)]
+
+    legal = game.legal_actions() if game.current_player == seat else []
+    return {
+        "seat": seat,
+        "num_players": game.num_players,
+        "team": r.team_of(seat),
+        "preset": r.name,
+        "phase": PHASE_NAMES[game.phase],
+        "dealer": game.dealer,
+        "current_player": game.current_player,
+        "hand": cards(game.hands[seat]),
+        "my_discards": cards(game.discarded[seat]),
+        "bids": ["" if b is None else "pass" if b == 0 else "moon" if b == A.MOON_BID else str(b) for b in game.bids],
+        "high_bid": game.high_bid,
+        "bidder": game.bidder,
+        "trump": SUITS[game.trump] if game.trump >= 0 else None,
+        "called_card": format_card(game.called_card) if game.called_card >= 0 else None,
+        "partner": game.partner,
+        "discard_counts": list(game.discard_counts),
+        "drawn_counts": list(game.drawn_counts),
+        "trick": [(s, format_card(c)) for s, c in game.trick],
+        "leader": game.leader,
+        "tricks": [
+            {"leader": leader, "cards": [(s, format_card(c)) for s, c in plays], "winner": winner}
+            for leader, plays, winner in game.tricks
+        ],
+        "played": [cards(m) for m in game.played],
+        "scores": list(game.scores),
+        "hands_played": game.hands_played,
+        "legal_actions": legal,
+        "legal_moves": [A.format_action(a) for a in legal],
+    }
