@@ -267,7 +267,8 @@ class Game:
         try:
             label = f"{A.format_action(action)!r} ({action})"  # type: ignore[arg-type]
         except (ValueError, TypeError):
-            label = repr(action)
+            label = f"{action!r} (out of range: action ids are ints 0..{A.NUM_ACTIONS - 1})"
+
         if self.phase == OVER:
             return f"action {label} is illegal: the match is over"
         return (

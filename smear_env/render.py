@@ -34,7 +34,9 @@ def render_text(game: Game) -> str:
     if game.hand_results:
         last = game.hand_results[-1]
         awards = ", ".join(f"{k}->{v}" for k, v in last.awards.items())
-        lines.append(f"last hand: bid {_bid_text(last.bid)} by {last.bidder} {'made' if last.made else 'set'}; {awards}")
+        points = ", ".join(f"side {k}: {v:+d}" for k, v in last.deltas.items())
+        made = "made" if last.made else "set"
+        lines.append(f"last hand: bid {_bid_text(last.bid)} by seat {last.bidder} {made}; {awards}; score {points}")
     if game.is_over:
         lines.append(f"match over: winners {sorted(game.winners) or 'none (draw)'}")
     return "\n".join(lines)

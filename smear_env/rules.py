@@ -212,6 +212,7 @@ def _check_combination(r: Rules) -> None:
             "redraw_limit",
             f"{r.num_players - 1} players x {r.redraw_limit} exchanges exceed the {stock}-card stock",
         )
+    _require(not (r.jick_points and not r.jick), "jick_points", "the Jick scores only when jick=true")
     _require(1 <= r.min_bid <= r.max_bid, "min_bid", f"needs 1 <= min_bid <= max_bid, got {r.min_bid}..{r.max_bid}")
     _require(r.top_bid <= 11, "max_bid", f"bids above 11 are not supported (got {r.top_bid})")
     _require(
@@ -220,7 +221,6 @@ def _check_combination(r: Rules) -> None:
         f"{r.max_bid} exceeds the {r.max_hand_points} points a hand can award",
     )
     _require(not (r.moon_bid and r.smudge_bid), "moon_bid", "moon and smudge bids cannot both be on")
-    _require(not (r.jick_points and not r.jick), "jick_points", "the Jick scores only when jick=true")
     _require(r.stock_use != "to_bidder" or stock > 0, "stock_use", "to_bidder needs undealt cards")
     _require(
         not (r.dealer_steals and r.forced_dealer_bid and r.num_players < 2), "dealer_steals", "needs two players"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Create .venv and install the project with its dev and benchmark extras (idempotent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[dev]"

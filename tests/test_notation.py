@@ -1,0 +1,46 @@
+"""Card and move notation."""
+
+from __future__ import annotations
+
+import pytest
+
+from smear_env import actions as A
+from smear_env.cards import JOKER1, JOKER2, format_card, format_cards, parse_card, parse_cards
+
+
+def test_cards_round_trip() -> None:
+    for card in range(54):
+        assert parse_card(format_card(card)) == card
+    assert parse_card("10h") == parse_card("TH")
+    assert parse_card("jk") == JOKER1 and parse_card("JK2") == JOKER2
+
+
+def test_two_jokers_written_alike_are_both_jokers() -> None:
+    assert parse_cards("JK AS JK") == [JOKER1, parse_card("AS"), JOKER2]
+
+
+@pytest.mark.parametrize("bad", ["1H", "TX", "", "AAS", "K"])
+def test_bad_card_names_fail_clearly(bad: str) -> None:
+    with pytest.raises(ValueError, match="is not a card"):
+        parse_card(bad)
+
+
+def test_repeated_card_is_an_error() -> None:
+    with pytest.raises(ValueError, match="listed twice"):
+        parse_cards("AS AS")
+
+
+def test_moves_round_trip_and_labels() -> None:
+    assert [A.format_action(a) for a in (0, 4, 12, 13, 16, 126)] == ["pass", "bid 4", "bid moon", "misdeal",
+                                                                      "trump H", "done"]  # fmt: skip
+    assert A.parse_action("Play 10s") == A.PLAY_BASE + parse_card("TS")
+    assert A.parse_action("discard JK2") == A.DISCARD_BASE + JOKER2
+    assert A.parse_action("call AH") == A.CALL_BASE + parse_card("AH")
+    assert A.parse_action("smudge") == A.parse_action("bid 5")
+    assert format_cards(parse_cards("AS KS")) == "AS KS"
+
+
+@pytest.mark.parametrize("bad", ["bid 12", "trump X", "play", "hold AS", "bid"])
+def test_bad_moves_fail_clearly(bad: str) -> None:
+    with pytest.raises(ValueError, match="is not a move"):
+        A.parse_action(bad)

@@ -1,0 +1,1 @@
+"""Self-play training and evaluation (to come; see the project issues)."""
