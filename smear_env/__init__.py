@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from smear_env.actions import NUM_ACTIONS, format_action, parse_action
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 OTHER_GAMES: dict[str, str] = {}  # game name -> module with env/raw_env, for games beside Smear
+OTHER_GAMES["bohemian_schneider"] = "smear_env.schneider.aec"
 
 
 def list_presets() -> list[str]:
@@ -73,7 +75,5 @@ def register_envs() -> list[str]:
     return ids
 
 
-try:  # registration needs pettingzoo; the engine alone does not
+with contextlib.suppress(ImportError):  # registration needs pettingzoo; the engine alone does not
     register_envs()
-except ImportError:  # pragma: no cover
-    pass

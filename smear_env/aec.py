@@ -43,7 +43,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from smear_env import actions as A
 from smear_env.game import Deal, Game
@@ -99,6 +98,8 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.game: Game | None = None
+        self.agents: list[str] = []
+        self.agent_selection = ""  # observe/last/step before reset() raise a clear RuntimeError
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -136,11 +137,11 @@ class raw_env(AECEnv):
         return {"observation": self._observer.vector(game, seat), "action_mask": action_mask(legal)}
 
     def step(self, action: int | None) -> None:
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
         game = self._require_game()
         agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
         if action is None or not (0 <= int(action) < A.NUM_ACTIONS) or not game.legal_mask() >> int(action) & 1:
             if self.illegal_action == "raise":
                 game.apply(action if action is not None else -1)  # raises ValueError naming the legal moves
@@ -163,7 +164,7 @@ class raw_env(AECEnv):
             values = [result.hand_reward(s) for s in range(game.num_players)]
         else:
             values = game.rewards()
-        for agent, value in zip(self.possible_agents, values):
+        for agent, value in zip(self.possible_agents, values, strict=True):
             self.rewards[agent] = value
             self.terminations[agent] = True
 
@@ -213,5 +214,11 @@ class raw_env(AECEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The Smear AEC env with PettingZoo's order-enforcing wrapper (kwargs as :class:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The Smear AEC env (kwargs as :class:`raw_env`).
+
+    Unlike most PettingZoo envs it is not wrapped in ``OrderEnforcingWrapper``:
+    :class:`raw_env` makes the same checks itself (using it before ``reset()``
+    raises a clear error), and the wrapper's attribute forwarding would cost a
+    fifth of the simulation speed.
+    """
+    return raw_env(**kwargs)

@@ -77,6 +77,7 @@ class Game:
     ) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.num_players = self.rules.num_players
+        self.teams = [self.rules.team_of(s) for s in range(self.num_players)]  # match team of each seat
         self.single_hand = single_hand  # the match ends after one scored hand
         self._seed = seed
         self._rng = random.Random(seed)
@@ -136,6 +137,7 @@ class Game:
         self.table: TrumpTable = trump_table(r, -1)
         self.called_card = -1
         self.partner = -1
+        self.sides = list(self.teams)  # scoring side of each seat this hand
         self.discarded = [0] * n  # cards each seat put out of play (private to that seat)
         self.discard_counts = [0] * n
         self.drawn_counts = [0] * n  # cards each seat took from kitty/stock (public count)
@@ -148,6 +150,7 @@ class Game:
         self.leader = -1
         self.phase = BID
         self.current_player = (self.dealer + 1) % n
+        self._legal = -1  # cached legal_mask(); -1 until computed for this state
 
     # ------------------------------------------------------------------ queries
     @property
@@ -159,12 +162,15 @@ class Game:
 
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat in this hand (the bidder's side includes a called partner)."""
-        if self.rules.called_partner and seat == self.partner:
-            return self.bidder
-        return self.team_of(seat)
+        return self.sides[seat]
 
     def legal_mask(self) -> int:
         """Legal actions of the player on turn, as a bit mask over action ids (0 when over)."""
+        if self._legal < 0:
+            self._legal = self._compute_legal_mask()
+        return self._legal
+
+    def _compute_legal_mask(self) -> int:
         phase = self.phase
         if phase == PLAY:
             return self._legal_cards() << A.PLAY_BASE
@@ -249,6 +255,7 @@ class Game:
         if not 0 <= action < A.NUM_ACTIONS or not self.legal_mask() >> action & 1:
             raise ValueError(self._illegal_message(action))
         self.history.append(action)
+        self._legal = -1
         phase = self.phase
         if phase == PLAY:
             self._play(action - A.PLAY_BASE)
@@ -340,6 +347,8 @@ class Game:
         self.called_card = card
         holders = [s for s in range(self.num_players) if self.hands[s] >> card & 1]
         self.partner = holders[0] if holders else -1
+        if self.partner >= 0:
+            self.sides[self.partner] = self.sides[self.bidder]
         self._start_discards()
 
     # discards
@@ -360,7 +369,7 @@ class Game:
             if r.stock_use == "redraw" and seat == self.dealer and self.stock:
                 self._take(seat, self.stock)
                 self.stock = []
-            if r.stock_use == "redraw" and seat != self.dealer or self.hands[seat].bit_count() > r.play_hand_size:
+            if (r.stock_use == "redraw" and seat != self.dealer) or self.hands[seat].bit_count() > r.play_hand_size:
                 self.phase, self.current_player = DISCARD, seat
                 return
             self.discard_queue.pop(0)

@@ -71,69 +71,81 @@ def observation_size(num_players: int) -> int:
 
 
 class Observer:
-    """Builds observation vectors and action masks for one rule set."""
+    """Builds observation vectors and action masks for one number of players."""
 
     def __init__(self, num_players: int) -> None:
-        self.n = num_players
+        n = self.n = num_players
         self.size = observation_size(num_players)
-        self.num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
-        self.scalar_start = self.num_card_blocks * NUM_CARDS
+        num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
+        self.scalar_start = num_card_blocks * NUM_CARDS
         # gather indices keeping the 54 card bits of each 64-bit block
-        self._card_bits = (np.arange(self.num_card_blocks)[:, None] * 64 + np.arange(NUM_CARDS)).ravel()
-        offsets = {name: start - self.scalar_start for name, start, _ in layout(num_players)}
-        self._off = offsets
+        self._card_bits = (np.arange(num_card_blocks)[:, None] * 64 + np.arange(NUM_CARDS)).ravel()
+        off = {name: start for name, start, _ in layout(num_players)}
+        self._phase, self._trump, self._dealer = off["phase"], off["trump"], off["dealer"]
+        self._bidder, self._partner, self._leader = off["bidder"], off["partner"], off["leader"]
+        self._bids, self._high_bid = off["bids[0]"], off["high_bid"]
+        self._discards, self._drawn, self._tricks = off["discard_counts"], off["drawn_counts"], off["tricks_done"]
+        self._scores, self._progress = off["scores"], off["hands_progress"]
+        self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._bid_slot = [self._bids + BID_SLOTS * k for k in range(n)]
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring)."""
-        n = self.n
-        rel = [(seat + k) % n for k in range(n)]
-        side = game.side_of(seat)
+        rel = self._rel[seat]
+        sides, won = game.sides, game.won
+        side = sides[seat]
         trick_mask = won_mine = won_others = 0
-        for s, card in game.trick:
+        for _, card in game.trick:
             trick_mask |= 1 << card
-        for s in range(n):
-            if game.side_of(s) == side:
-                won_mine |= game.won[s]
+        for s in rel:
+            if sides[s] == side:
+                won_mine |= won[s]
             else:
-                won_others |= game.won[s]
+                won_others |= won[s]
         called = 1 << game.called_card if game.called_card >= 0 else 0
-        masks = [game.hands[seat], game.discarded[seat], *(game.played[s] for s in rel)]
-        masks += [trick_mask, won_mine, won_others, called]
-        raw = b"".join(m.to_bytes(8, "little") for m in masks)
-        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
-        scalars = np.zeros(self.size - self.scalar_start, dtype=np.float32)
-        self._fill_scalars(scalars, game, seat)
-        return np.concatenate((bits.astype(np.float32), scalars))
+        played = game.played
+        raw = b"".join(
+            [m.to_bytes(8, "little") for m in (game.hands[seat], game.discarded[seat], *[played[s] for s in rel])]
+            + [m.to_bytes(8, "little") for m in (trick_mask, won_mine, won_others, called)]
+        )
+        out = np.zeros(self.size, dtype=np.float32)
+        out[: self.scalar_start] = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
+        for i, v in zip(*self._scalars(game, seat), strict=True):
+            out[i] = v
+        return out
 
-    def _fill_scalars(self, out: np.ndarray, game: Game, seat: int) -> None:
-        n, off, r = self.n, self._off, game.rules
-        out[off["phase"] + game.phase] = 1.0
-        if game.trump >= 0:
-            out[off["trump"] + game.trump] = 1.0
-        out[off["dealer"] + (game.dealer - seat) % n] = 1.0
-        for name, who in (("bidder", game.bidder), ("partner", game.partner)):
+    def _scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
+        """Positions and values of the non-zero scalar features."""
+        n, r = self.n, game.rules
+        index = [self._phase + game.phase, self._dealer + (game.dealer - seat) % n, self._high_bid, self._tricks]
+        values = [1.0, 1.0, game.high_bid / A.MOON_BID, len(game.tricks) / r.play_hand_size]
+        bidder = (game.bidder - seat) % n if game.bidder >= 0 else -1
+        partner = (game.partner - seat) % n if game.partner >= 0 else -1
+        for base, who in ((self._trump, game.trump), (self._bidder, bidder), (self._partner, partner)):
             if who >= 0:
-                out[off[name] + (who - seat) % n] = 1.0
+                index.append(base + who)
+                values.append(1.0)
         if game.phase == PLAY:
-            out[off["leader"] + (game.leader - seat) % n] = 1.0
-        for k in range(n):
-            s = (seat + k) % n
-            bid = game.bids[s]
-            out[off[f"bids[{k}]"] + (0 if bid is None else bid + 1)] = 1.0
-            out[off["discard_counts"] + k] = game.discard_counts[s] / 24.0
-            out[off["drawn_counts"] + k] = game.drawn_counts[s] / 24.0
-            target = r.target_score if r.match_end == "target" else 4 * r.num_hands
-            out[off["scores"] + k] = max(-1.0, min(1.0, game.scores[r.team_of(s)] / target))
-        out[off["high_bid"]] = game.high_bid / A.MOON_BID
-        out[off["tricks_done"]] = len(game.tricks) / r.play_hand_size
+            index.append(self._leader + (game.leader - seat) % n)
+            values.append(1.0)
+        target = r.target_score if r.match_end == "target" else 4 * r.num_hands
+        team_scores = [max(-1.0, min(1.0, v / target)) for v in game.scores]
+        bids, discards, drawn, teams = game.bids, game.discard_counts, game.drawn_counts, game.teams
+        for k, s in enumerate(self._rel[seat]):
+            bid = bids[s]
+            index.extend((self._bid_slot[k] + (0 if bid is None else bid + 1), self._discards + k, self._drawn + k,
+                          self._scores + k))  # fmt: skip
+            values.extend((1.0, discards[s] / 24.0, drawn[s] / 24.0, team_scores[teams[s]]))
         if r.match_end == "hands":
-            out[off["hands_progress"]] = game.hands_played / r.num_hands
+            index.append(self._progress)
+            values.append(game.hands_played / r.num_hands)
+        return index, values
 
 
 def action_mask(legal: int) -> np.ndarray:
     """int8 mask over the action space from the engine's legal-move bit mask."""
     raw = np.frombuffer(legal.to_bytes(23, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[: A.NUM_ACTIONS].astype(np.int8)
+    return np.unpackbits(raw, bitorder="little")[: A.NUM_ACTIONS].view(np.int8)
 
 
 def player_view(game: Game, seat: int) -> dict[str, Any]:

@@ -200,7 +200,8 @@ def _check_combination(r: Rules) -> None:
     _require(
         dealt <= deck_size,
         "hand_size",
-        f"{r.num_players} players x {r.hand_size} cards + kitty {r.kitty_size} = {dealt} exceeds the {deck_size}-card deck",
+        f"{r.num_players} players x {r.hand_size} cards + kitty {r.kitty_size} = {dealt} "
+        f"exceeds the {deck_size}-card deck",
     )
     stock = deck_size - dealt
     _require(r.blinds >= 0, "blinds", "cannot be negative")

@@ -142,7 +142,7 @@ def test_reset_with_fixed_deal_and_dealer() -> None:
     env = smear_env.env(preset="smear")
     env.reset(seed=0, options={"deal": {"hands": hands}, "dealer": 2})
     view = env.unwrapped.view("player_3")
-    assert view["hand"] == "6D 7D 8D 9D TD JD QD KD AD".split()
+    assert view["hand"] == ["6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"]
     assert view["dealer"] == 2 and env.agent_selection == "player_3"
     assert view["legal_moves"] == ["pass", "bid 2", "bid 3", "bid 4"]
     env.reset(options={"deal": Deal.parse(hands)})
