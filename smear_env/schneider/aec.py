@@ -37,6 +37,7 @@ starts from a fixed deal (``options["deals"]`` takes a list for successive round
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,15 @@ ENV_VERSION = 1
 
 def _as_deal(deal: Deal | dict[str, Any]) -> Deal:
     return deal if isinstance(deal, Deal) else Deal.from_dict(deal)
+
+
+def _legal_action(game: Game, action: object) -> int | None:
+    """``action`` as an int if it is legal now, else None (any type: None, strings, numpy ints)."""
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return index if 0 <= index < NUM_ACTIONS and game.legal_mask() >> index & 1 else None
 
 
 class raw_env(AECEnv):
@@ -147,13 +157,14 @@ class raw_env(AECEnv):
             return
         game = self._require_game()
         agent = self.agent_selection
-        if action is None or not (0 <= int(action) < NUM_ACTIONS) or not game.legal_mask() >> int(action) & 1:
+        legal = _legal_action(game, action)
+        if legal is None:
             if self.illegal_action == "raise":
-                game.apply(action if action is not None else -1)  # raises ValueError naming the legal moves
+                game.apply(action)  # type: ignore[arg-type]  # raises ValueError naming the legal moves
             self._penalize(agent)
             return
         self._clear_rewards()
-        game.apply(int(action))
+        game.apply(legal)
         if game.is_over:
             self._finish()
         else:
