@@ -195,3 +195,11 @@ def test_render_ansi_shows_the_table() -> None:
     env.reset(seed=0)
     text = env.render()
     assert "phase bid" in text and "scores: team 0: 0" in text
+
+
+@pytest.mark.parametrize("preset", ["ten_point", "bohemian_schneider"])
+def test_use_before_reset_fails_clearly(preset: str) -> None:
+    env = smear_env.env(preset=preset)
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0"), env.record):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before using the environment"):
+            call()

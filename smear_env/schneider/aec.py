@@ -37,47 +37,27 @@ starts from a fixed deal (``options["deals"]`` takes a list for successive round
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from smear_env.schneider.game import (
-    GAME_NAME,
-    NUM_ACTIONS,
-    Deal,
-    Game,
-    SchneiderRules,
-    format_action,
-    parse_action,
-    render_text,
-)
+from smear_env.card_env import CardGameEnv
+from smear_env.schneider.game import GAME_NAME, NUM_ACTIONS, NUM_PLAYERS, Deal, Game, SchneiderRules
+from smear_env.schneider.game import format_action as _format_action
+from smear_env.schneider.game import parse_action as _parse_action
 from smear_env.schneider.observation import OBSERVATION_SIZE, action_mask, observation_vector, player_view
+from smear_env.schneider.render import render_text
 
 ENV_VERSION = 1
 
 
-def _as_deal(deal: Deal | dict[str, Any]) -> Deal:
-    return deal if isinstance(deal, Deal) else Deal.from_dict(deal)
-
-
-def _legal_action(game: Game, action: object) -> int | None:
-    """``action`` as an int if it is legal now, else None (any type: None, strings, numpy ints)."""
-    try:
-        index = operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-    return index if 0 <= index < NUM_ACTIONS and game.legal_mask() >> index & 1 else None
-
-
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     """Bohemian Schneider as a two-agent AEC game; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": f"{GAME_NAME}_v{ENV_VERSION}", "is_parallelizable": False}
+    reward_modes = ("match", "round")
+    format_action = staticmethod(_format_action)
+    parse_action = staticmethod(_parse_action)
 
     def __init__(
         self,
@@ -89,142 +69,36 @@ class raw_env(AECEnv):
         rules: SchneiderRules | None = None,
         **rule_overrides: Any,
     ) -> None:
-        super().__init__()
         if preset != GAME_NAME:
             raise ValueError(f"preset {preset!r} is not played by this env: expected {GAME_NAME!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode {render_mode!r} is not supported: expected None, 'ansi' or 'human'")
-        if reward not in ("match", "round"):
-            raise ValueError(f"reward {reward!r} is not supported: expected 'match' or 'round'")
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError(f"illegal_action {illegal_action!r} is not supported: expected 'raise' or 'penalize'")
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
-        self.render_mode = render_mode
-        self.reward_mode = reward
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
-        self.possible_agents = ["player_0", "player_1"]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
+        super().__init__(
+            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty
         )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.np_random, _ = seeding.np_random(None)
         self.game: Game | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+        return Game(self.rules, seed=seed, dealer=dealer, single_round=single, deals=deals)
 
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+    def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
+        return deal if isinstance(deal, Deal) else Deal.from_dict(deal)
 
-    # ------------------------------------------------------------------ API
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        options = options or {}
-        deals = [_as_deal(d) for d in options.get("deals", [])]
-        if "deal" in options:
-            deals.insert(0, _as_deal(options["deal"]))
-        self.game = Game(
-            self.rules,
-            seed=int(self.np_random.integers(2**62)),
-            dealer=int(options.get("dealer", 0)),
-            single_round=self.reward_mode == "round",
-            deals=deals,
-        )
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[self.game.current_player]
+    def _vector(self, game: Game, seat: int) -> np.ndarray:
+        return observation_vector(game, seat)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require_game()
-        seat = self.agent_name_mapping[agent]
-        legal = game.legal_mask() if seat == game.current_player and agent in self.agents else 0
-        return {"observation": observation_vector(game, seat), "action_mask": action_mask(legal)}
+    def _mask(self, legal: int) -> np.ndarray:
+        return action_mask(legal)
 
-    def step(self, action: int | None) -> None:
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
-        game = self._require_game()
-        agent = self.agent_selection
-        legal = _legal_action(game, action)
-        if legal is None:
-            if self.illegal_action == "raise":
-                game.apply(action)  # type: ignore[arg-type]  # raises ValueError naming the legal moves
-            self._penalize(agent)
-            return
-        self._clear_rewards()
-        game.apply(legal)
-        if game.is_over:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+    def _view(self, game: Game, seat: int) -> dict[str, Any]:
+        return player_view(game, seat)
 
-    def _finish(self) -> None:
-        game = self._require_game()
-        values = game.round_rewards() if self.reward_mode == "round" else game.rewards()
-        for agent, value in zip(self.possible_agents, values):
-            self.rewards[agent] = value
-            self.terminations[agent] = True
+    def _render_text(self, game: Game) -> str:
+        return render_text(game)
 
-    def _penalize(self, agent: str) -> None:
-        self._clear_rewards()
-        for a in self.agents:
-            self.rewards[a] = self.illegal_penalty if a == agent else 0.0
-            self.terminations[a] = True
-            self.infos[a]["illegal_move"] = a == agent
-        self._accumulate_rewards()
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self._require_game())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
-    # ------------------------------------------------------------------ helpers for bots and front ends
-    def view(self, agent: str) -> dict[str, Any]:
-        """Structured, human-readable information of ``agent`` (see ``observation.player_view``)."""
-        return player_view(self._require_game(), self.agent_name_mapping[agent])
-
-    @staticmethod
-    def action_to_move(action: int) -> str:
-        """Move label of an action id (``play 8S``)."""
-        return format_action(action)
-
-    @staticmethod
-    def move_to_action(move: str) -> int:
-        """Action id of a move label."""
-        return parse_action(move)
-
-    def record(self) -> dict[str, Any]:
-        """JSON-able record of the game so far (see ``smear_env.schneider.game.replay``)."""
-        return self._require_game().record()
-
-    def _require_game(self) -> Game:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
+    def _final_rewards(self, game: Game) -> list[float]:
+        return game.round_rewards() if self.reward_mode == "round" else game.rewards()
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The Bohemian Schneider AEC env with PettingZoo's order-enforcing wrapper (kwargs as :class:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(**kwargs: Any) -> raw_env:
+    """The Bohemian Schneider AEC env (kwargs as :class:`raw_env`); it checks the call order itself."""
+    return raw_env(**kwargs)
