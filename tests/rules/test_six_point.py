@@ -114,6 +114,11 @@ def test_a_joker_may_be_led_once_trump_is_set():
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS[:2])
     assert "play JK" in legal(game)
+    play(game, "play JK")
+    # the joker led is a trump lead: seat 2 (no trump left) may play anything, seat 0 must trump
+    assert legal(game) == {f"play {c}" for c in "QC 9S TS JS".split()}
+    play(game, "play 9S, play 7S")
+    assert legal(game) == {"play TH", "play JH"}
 
 
 def test_jokers_are_trumps_that_rank_below_the_seven():
