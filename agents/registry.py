@@ -11,39 +11,46 @@ from pathlib import Path
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
+from agents.rule_bot import RuleAgent
+from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
 
-#: name -> factory(preset, seed) for Smear presets
-_SMEAR_AGENTS: dict[str, Callable[[str, int | None], Agent]] = {
-    "random": lambda preset, seed: RandomAgent(seed),
+#: name -> factory(rules, seed) for Smear presets
+_SMEAR_AGENTS: dict[str, Callable[[Rules, int | None], Agent]] = {
+    "random": lambda rules, seed: RandomAgent(seed),
+    "rule": lambda rules, seed: RuleAgent(rules, seed),
 }
 
 
-def _schneider_agents() -> dict[str, Callable[[str, int | None], Agent]]:
+def _schneider_agents() -> dict[str, Callable[[object, int | None], Agent]]:
     from agents.schneider_bots import SchneiderRuleAgent
 
     return {
-        "random": lambda preset, seed: RandomAgent(seed),
-        "rule": lambda preset, seed: SchneiderRuleAgent(seed),
+        "random": lambda rules, seed: RandomAgent(seed),
+        "rule": lambda rules, seed: SchneiderRuleAgent(seed),
     }
 
 
-def register_agent(name: str, factory: Callable[[str, int | None], Agent]) -> None:
-    """Make a Smear agent available by name (factory receives the preset name and a seed)."""
+def register_agent(name: str, factory: Callable[[Rules, int | None], Agent]) -> None:
+    """Make a Smear agent available by name (factory receives the rules and a seed)."""
     _SMEAR_AGENTS[name] = factory
 
 
-def agent_names(preset: str = "ten_point") -> list[str]:
+def agent_names(preset: str | Rules = "ten_point") -> list[str]:
     """Names :func:`make_agent` accepts for ``preset``."""
     return sorted(_schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS)
 
 
-def make_agent(spec: str, preset: str = "ten_point", seed: int | None = None) -> Agent:
-    """An agent by name (or checkpoint path) for ``preset``, seeded with ``seed``."""
-    table = _schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS
+def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = None) -> Agent:
+    """An agent by name (or checkpoint path) for ``preset`` (a name or house :class:`Rules`), seeded."""
+    if preset == SCHNEIDER:
+        table, rules = _schneider_agents(), None
+    else:
+        table, rules = _SMEAR_AGENTS, get_rules(preset) if isinstance(preset, str) else preset
+        preset = rules.name
     if spec in table:
-        return table[spec](preset, seed)
+        return table[spec](rules, seed)
     if Path(spec).is_file():
         raise ValueError(f"{spec!r} is a file, but loading checkpoints is not available yet")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")

@@ -1,0 +1,80 @@
+"""Bots: legal play through whole matches of every preset, reproducibility, clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import smear_env
+from agents.registry import agent_names, make_agent
+from agents.rule_bot import estimate_points
+from smear_env.cards import mask_of, parse_cards
+from smear_env.game import Game
+from smear_env.observation import player_view
+from smear_env.rules import get_rules
+
+PRESETS = smear_env.list_smear_presets()
+
+
+def play_match(preset: str, names: list[str], seed: int, max_hands: int = 60) -> Game:
+    """A match (capped at ``max_hands``) with agent names per seat (cycled), straight on the engine."""
+    rules = get_rules(preset)
+    game = Game(rules, seed=seed)
+    bots = [make_agent(names[s % len(names)], rules, seed * 100 + s) for s in range(rules.num_players)]
+    while not game.is_over and game.hands_played < max_hands:
+        seat = game.current_player
+        action = bots[seat].act(player_view(game, seat))
+        assert action in game.legal_actions()
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("lineup", [["rule"], ["rule", "random"]])
+def test_bots_play_only_legal_moves(preset: str, lineup: list[str]) -> None:
+    game = play_match(preset, lineup, seed=7, max_hands=15)
+    assert game.hands_played >= 1
+
+
+@pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p"])
+def test_same_seed_same_game(preset: str) -> None:
+    a = play_match(preset, ["rule", "random"], seed=3, max_hands=5)
+    b = play_match(preset, ["rule", "random"], seed=3, max_hands=5)
+    assert a.history == b.history
+
+
+def test_agent_asked_out_of_turn_fails_clearly() -> None:
+    game = Game("ten_point", seed=1)
+    not_on_turn = (game.current_player + 1) % 4
+    for name in agent_names("ten_point"):
+        with pytest.raises(ValueError, match=f"seat {not_on_turn} was asked to act but has no legal move"):
+            make_agent(name, "ten_point", 0).act(player_view(game, not_on_turn))
+
+
+def test_agent_for_other_rules_fails_clearly() -> None:
+    game = Game("minnesota", seed=1)
+    bot = make_agent("rule", "ten_point", 0)
+    with pytest.raises(ValueError, match="plays 'ten_point' .* asked to act in 'minnesota'"):
+        bot.act(player_view(game, game.current_player))
+
+
+def test_unknown_agent_name_lists_the_choices() -> None:
+    with pytest.raises(ValueError, match="unknown agent 'alphago' for ten_point: expected one of random, rule"):
+        make_agent("alphago", "ten_point")
+
+
+def test_rule_bot_beats_random_on_ten_point_and_minnesota() -> None:
+    for preset in ("ten_point", "minnesota"):
+        wins = 0
+        for seed in range(6):
+            rule_team = seed % 2
+            lineup = ["rule", "random"] if rule_team == 0 else ["random", "rule"]
+            game = play_match(preset, lineup, seed, max_hands=200)
+            wins += game.winners == frozenset({rule_team})
+        assert wins >= 5, f"rule-based won only {wins}/6 matches against random on {preset}"
+
+
+def test_strong_trump_hand_estimates_above_weak() -> None:
+    rules = get_rules("minnesota")
+    strong = mask_of(parse_cards("AH KH JH 2H TH 9H 3C 4C 5C"))
+    weak = mask_of(parse_cards("3H 4C 5C 6D 7D 8S 9S 4S 5S"))
+    assert estimate_points(strong, rules, suit=2) > estimate_points(weak, rules, suit=2) + 1.5
