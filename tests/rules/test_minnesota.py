@@ -262,6 +262,22 @@ def test_jack_beats_jick_beats_ten_and_the_first_joker_played_wins():
     assert winners(game) == [1, 2]
 
 
+def test_a_joker_ranks_above_the_ten_of_trump():
+    hands = [
+        "KC QC JC TC 2C 3C 2S 3S 5D",
+        "TH AH 9C 8C 3D 4C 5C 6C 7C",
+        "JK KD QD 6D TD 7D 8D 9D 2D",
+        "2H TS JS QS KS 9S 7S 8S AS",
+    ]
+    game = deal(hands, kitty="4D 4S 5S 6S", single_hand=True)
+    play(game, "bid 2, pass, pass, pass, trump H")
+    discard(game, ["4C 5C 6C 7C 4S 5S 6S", "8D 9D 2D", "7S 8S AS", "2S 3S 5D"])
+    play(game, "play TH")
+    assert legal(game) == {"play JK"}  # seat 2's only trump
+    play_tricks(game, ["JK 2H 2C"])
+    assert winners(game) == [2]
+
+
 # ------------------------------------------------------------------ scoring
 
 
