@@ -12,6 +12,7 @@ from pathlib import Path
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import RuleAgent
+from agents.search_bot import SearchAgent
 from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
@@ -20,6 +21,7 @@ SCHNEIDER = "bohemian_schneider"
 _SMEAR_AGENTS: dict[str, Callable[[Rules, int | None], Agent]] = {
     "random": lambda rules, seed: RandomAgent(seed),
     "rule": lambda rules, seed: RuleAgent(rules, seed),
+    "search": lambda rules, seed: SearchAgent(rules, seed),
 }
 
 

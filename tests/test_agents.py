@@ -35,11 +35,65 @@ def test_bots_play_only_legal_moves(preset: str, lineup: list[str]) -> None:
     assert game.hands_played >= 1
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_search_bot_plays_only_legal_moves(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents import search_bot
+
+    monkeypatch.setattr(search_bot.SearchAgent, "__init__", _quick_search_init)
+    game = play_match(preset, ["search", "rule"], seed=5, max_hands=2)
+    assert game.hands_played >= 1
+
+
+def _quick_search_init(self, rules, seed=None):  # a small search keeps the suite fast
+    from agents.rule_bot import RuleAgent
+
+    RuleAgent.__init__(self, rules, seed)
+    self.samples, self.time_budget, self.bid_samples = 3, 0.05, 2
+
+
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p"])
 def test_same_seed_same_game(preset: str) -> None:
     a = play_match(preset, ["rule", "random"], seed=3, max_hands=5)
     b = play_match(preset, ["rule", "random"], seed=3, max_hands=5)
     assert a.history == b.history
+
+
+def test_search_is_reproducible_with_a_sample_budget() -> None:
+    from agents.search_bot import SearchAgent
+
+    rules = get_rules("minnesota")
+    runs = []
+    for _ in range(2):
+        game = Game(rules, seed=2, single_hand=True)
+        bots = [SearchAgent(rules, seed=s, samples=4, time_budget=10.0) for s in range(4)]
+        while not game.is_over:
+            game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
+        runs.append(game.history)
+    assert runs[0] == runs[1]
+
+
+def test_sampled_hands_respect_what_was_seen() -> None:
+    import random as stdlib_random
+
+    from agents.knowledge import knowledge_from_view
+    from agents.search_bot import sample_hands
+
+    rules = get_rules("minnesota")
+    game = Game(rules, seed=4, single_hand=True)
+    bots = [make_agent("rule", rules, s) for s in range(4)]
+    while game.phase != 4 or len(game.tricks) < 3:  # into the fourth trick
+        game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
+    seat = game.current_player
+    k = knowledge_from_view(player_view(game, seat), rules)
+    for i in range(20):
+        hands = sample_hands(k, stdlib_random.Random(i))
+        assert hands is not None and hands[seat] == game.hands[seat]
+        for s in range(4):
+            assert hands[s].bit_count() == game.hands[s].bit_count()
+            assert not hands[s] & k.seen & ~k.hand
+            for suit in range(4):
+                if k.voids[s] >> suit & 1:
+                    assert not hands[s] & k.table.suit_masks[suit]
 
 
 def test_agent_asked_out_of_turn_fails_clearly() -> None:

@@ -1,0 +1,257 @@
+"""Determinized search for Smear (perfect-information Monte Carlo).
+
+For a card to play, the bot samples the hidden cards many times, each sample
+consistent with everything it has seen: cards played, its own discards, the
+voids other seats showed by not following, hand sizes, a revealed called card,
+and (where trumps are discarded only when forced) trumps lying in hands rather
+than among the discards. Each sample is solved exactly for the remaining tricks
+by alpha-beta over the points the play still decides (captured point cards
+and Game), my side maximizing its lead over the best other side; the move with
+the best average wins. Positions with more than ``EXACT_CARDS`` cards left
+are searched two tricks deep and valued by the points captured by then (Game
+as a fraction), which keeps the first tricks within the time budget. Bidding and naming trump evaluate
+each candidate trump over samples of the hidden cards with fast rule-based
+rollouts of the whole hand. Discards and partner calls use the rule-based bot.
+
+``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
+per decision; the search stops at whichever comes first (at least one sample).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards, trick_winner
+from agents.rule_bot import RuleAgent, choose_play
+from smear_env import actions as A
+from smear_env.cards import cards_of, mask_of, parse_card
+from smear_env.rules import Rules
+from smear_env.trump import TrumpTable
+
+#: positions with at most this many cards left (in hands and on the table) are solved to the end
+EXACT_CARDS = 16
+
+
+class SearchAgent(RuleAgent):
+    """Rule-based bot whose card play and bidding are decided by determinized search."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        rules: Rules | str = "ten_point",
+        seed: int | None = None,
+        samples: int = 24,
+        time_budget: float = 0.2,
+        bid_samples: int = 6,
+    ) -> None:
+        super().__init__(rules, seed)
+        self.samples = samples
+        self.time_budget = time_budget
+        self.bid_samples = bid_samples
+
+    def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
+        self.legal_actions(view)
+        k = knowledge_from_view(view, self.rules)
+        if k.phase == "play" and k.trump >= 0 and len(k.legal) > 1:
+            return A.PLAY_BASE + self._search_play(k)
+        return super().act(view, observation)
+
+    # ------------------------------------------------------------------ card play
+    def _search_play(self, k: Knowledge) -> int:
+        moves = [a - A.PLAY_BASE for a in k.legal]
+        totals = dict.fromkeys(moves, 0.0)
+        deadline = time.perf_counter() + self.time_budget
+        solver = _Solver(k)
+        done = 0
+        while done < self.samples and (done == 0 or time.perf_counter() < deadline):
+            hands = sample_hands(k, self.rng)
+            if hands is None:
+                break
+            for move in moves:
+                totals[move] += solver.value_of(hands, move)
+            done += 1
+        if done == 0:
+            return choose_play(k)
+        return max(moves, key=lambda m: (totals[m], -k.table.power[m]))
+
+
+def _hand_sizes(k: Knowledge) -> list[int]:
+    r = k.rules
+    on_table = {s for s, _ in k.trick}
+    tricks_done = len(k.view["tricks"])
+    return [r.play_hand_size - tricks_done - (s in on_table) for s in range(k.n)]
+
+
+def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int] | None:
+    """Hands of every seat consistent with what ``k`` has seen (mine as it is), or None."""
+    sizes = _hand_sizes(k)
+    t = k.table
+    fixed = [0] * k.n
+    fixed[k.seat] = k.hand
+    called = mask_of([parse_card(k.view["called_card"])]) if k.view["called_card"] else 0
+    if called and k.partner >= 0 and k.partner != k.seat and not k.played[k.partner] & called:
+        fixed[k.partner] |= called
+    pool = k.unseen & ~called if k.partner >= 0 else k.unseen
+    trumps_first = k.rules.discard_trump == "when_forced"
+    for _ in range(tries):
+        hands = list(fixed)
+        need = [sizes[s] - hands[s].bit_count() for s in range(k.n)]
+        cards = cards_of(pool)
+        rng.shuffle(cards)
+        if trumps_first:
+            cards.sort(key=lambda c: not t.trump_mask >> c & 1)
+        if _deal_cards(cards, hands, need, k, t, rng):
+            return hands
+    return None
+
+
+def _deal_cards(
+    cards: list[int], hands: list[int], need: list[int], k: Knowledge, t: TrumpTable, rng: random.Random
+) -> bool:
+    """Place cards on seats that still need cards and are not void in their suit; leftovers stay out."""
+    seats = [s for s in range(k.n) if s != k.seat]
+    for card in cards:
+        suit_bit = 1 << t.effective_suit[card] if t.effective_suit[card] >= 0 else 0
+        open_seats = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
+        if not open_seats:
+            continue
+        seat = max(open_seats, key=lambda s: need[s] + rng.random() * 0.5)
+        hands[seat] |= 1 << card
+        need[seat] -= 1
+    return all(need[s] == 0 for s in seats)
+
+
+class _Solver:
+    """Exact alpha-beta over the rest of the hand for one determinization."""
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k, self.t, self.r = k, k.table, k.rules
+        self.n = k.n
+        self.sides = [k.side(s) for s in range(k.n)]
+        self.me = self.sides[k.seat]
+        self.values = point_cards(self.t, self.r)
+        self.card_points = [card_value(c, self.r) for c in range(54)]
+        self.won = [0] * self.n
+        for trick in k.view["tricks"]:
+            winner = trick["winner"]
+            self.won[self.sides[winner]] |= mask_of(parse_card(c) for _, c in trick["cards"])
+        self.first_trick = not k.view["tricks"]
+        order = self.t.order
+        self.low_cards = set(order[-3:]) | {self.t.ace} if order else set()  # High/Low candidates stay distinct
+
+    def value_of(self, hands: list[int], move: int) -> float:
+        hands = list(hands)
+        trick = list(self.k.trick)
+        seat = self.k.seat
+        hands[seat] &= ~(1 << move)
+        trick.append((seat, move))
+        remaining = sum(h.bit_count() for h in hands) + len(trick)
+        horizon = 99 if remaining <= EXACT_CARDS else 2  # tricks to search before estimating the rest
+        return self._after_play(hands, trick, list(self.won), -1e9, 1e9, horizon)
+
+    def _after_play(
+        self, hands: list[int], trick: list, won: list[int], alpha: float, beta: float, horizon: int
+    ) -> float:
+        if len(trick) < self.n:
+            return self._node(hands, trick, (trick[-1][0] + 1) % self.n, won, alpha, beta, horizon)
+        winner = trick_winner(trick, self.t)[0]
+        won = list(won)
+        side = self.sides[winner]
+        for _, c in trick:
+            won[side] |= 1 << c
+        if not any(hands):
+            return self._evaluate(won)
+        if horizon <= 1:
+            return self._estimate(won)
+        return self._node(hands, [], winner, won, alpha, beta, horizon - 1)
+
+    def _node(
+        self, hands: list[int], trick: list, seat: int, won: list[int], alpha: float, beta: float, horizon: int
+    ) -> float:
+        moves = self._distinct(self._moves(hands[seat], trick, seat), hands, seat)
+        maximize = self.sides[seat] == self.me
+        best = -1e9 if maximize else 1e9
+        for card in moves:
+            hands[seat] &= ~(1 << card)
+            value = self._after_play(hands, [*trick, (seat, card)], won, alpha, beta, horizon)
+            hands[seat] |= 1 << card
+            if maximize:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def _moves(self, hand: int, trick: list, seat: int) -> list[int]:
+        t = self.t
+        if trick:
+            if self.first_trick and seat == self.k.partner and self.k.view["called_card"]:
+                called = parse_card(self.k.view["called_card"])
+                if hand >> called & 1:
+                    return [called]
+            led = t.effective_suit[trick[0][1]]
+            follow = hand & t.suit_masks[led]
+            if follow:
+                if self.r.follow == "follow_or_trump" and led != t.trump:
+                    follow |= hand & t.trump_mask
+                hand = follow
+        cards = cards_of(hand)
+        cards.sort(key=lambda c: -t.power[c] - (100 if t.trump_mask >> c & 1 else 0))
+        return cards
+
+    def _distinct(self, moves: list[int], hands: list[int], seat: int) -> list[int]:
+        """Drop cards equivalent to a stronger one kept: same suit, worth nothing, nothing between them."""
+        if len(moves) < 2:
+            return moves
+        t = self.t
+        others = 0
+        for s, h in enumerate(hands):
+            if s != seat:
+                others |= h
+        kept = [moves[0]]
+        for card in moves[1:]:
+            prev = kept[-1]
+            if self._worthless(card) and self._worthless(prev) and t.effective_suit[card] == t.effective_suit[prev]:
+                low, high = t.power[card], t.power[prev]
+                between = t.suit_masks[t.effective_suit[card]] & others
+                if not any(low < t.power[c] < high for c in cards_of(between)):
+                    continue
+            kept.append(card)
+        return kept
+
+    def _worthless(self, card: int) -> bool:
+        return not self.card_points[card] and card not in self.values and card not in self.low_cards
+
+    def _estimate(self, won: list[int]) -> float:
+        """Mid-hand value: points captured so far, and the Game race as a fraction of a point."""
+        points = [0.0] * self.n
+        for card, value in self.values.items():
+            for side in range(self.n):
+                if won[side] >> card & 1:
+                    points[side] += value
+        for side in range(self.n):
+            points[side] += self.r.game_points * sum(self.card_points[c] for c in cards_of(won[side])) / 40
+        return points[self.me] - max(points[s] for s in set(self.sides) if s != self.me)
+
+    def _evaluate(self, won: list[int]) -> float:
+        """My side's points still decided by play minus the best other side's."""
+        points = [0.0] * self.n
+        for card, value in self.values.items():
+            for side in range(self.n):
+                if won[side] >> card & 1:
+                    points[side] += value
+        game = [sum(self.card_points[c] for c in cards_of(won[s])) for s in range(self.n)]
+        top = max(game)
+        if self.r.game_points and game.count(top) == 1:
+            points[game.index(top)] += self.r.game_points
+        mine = points[self.me]
+        others = [points[s] for s in set(self.sides) if s != self.me]
+        return mine - max(others)
