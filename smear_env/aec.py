@@ -46,7 +46,7 @@ import numpy as np
 from smear_env import actions as A
 from smear_env.card_env import CardGameEnv
 from smear_env.game import Deal, Game
-from smear_env.observation import Observer, action_mask, player_view
+from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.render import render_text
 from smear_env.rules import Rules, get_rules
 
@@ -72,7 +72,7 @@ class raw_env(CardGameEnv):
         **rule_overrides: Any,
     ) -> None:
         self.rules = rules.replace(**rule_overrides) if rules is not None else get_rules(preset, **rule_overrides)
-        self._observer = Observer(self.rules.num_players)
+        self._observer = IncrementalObserver(self.rules.num_players)
         super().__init__(
             self.rules.num_players,
             A.NUM_ACTIONS,
@@ -86,6 +86,7 @@ class raw_env(CardGameEnv):
         self.game: Game | None = None
 
     def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+        self._observer.forget()
         return Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:

@@ -140,15 +140,16 @@ class CardGameEnv(AECEnv):
                 game.apply(action)  # raises ValueError naming the action and the legal moves
             self._penalize(agent)
             return
-        self._clear_rewards()
         game.apply(legal)
         if game.is_over:
+            self._clear_rewards()
             for a, value in zip(self.possible_agents, self._final_rewards(game), strict=True):
                 self.rewards[a] = value
                 self.terminations[a] = True
-        else:
+            self._accumulate_rewards()
+        else:  # rewards stay 0 until the episode ends: no need to clear and accumulate them
+            self._cumulative_rewards[agent] = 0.0
             self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

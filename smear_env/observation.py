@@ -89,8 +89,8 @@ class Observer:
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._bid_slot = [self._bids + BID_SLOTS * k for k in range(n)]
 
-    def vector(self, game: Game, seat: int) -> np.ndarray:
-        """The observation vector of ``seat`` (float32, see the module docstring)."""
+    def _card_masks(self, game: Game, seat: int) -> list[int]:
+        """The card blocks of ``seat``'s vector, as bit masks in layout order."""
         rel = self._rel[seat]
         sides, won = game.sides, game.won
         side = sides[seat]
@@ -104,33 +104,48 @@ class Observer:
                 won_others |= won[s]
         called = 1 << game.called_card if game.called_card >= 0 else 0
         played = game.played
-        raw = b"".join(
-            [m.to_bytes(8, "little") for m in (game.hands[seat], game.discarded[seat], *[played[s] for s in rel])]
-            + [m.to_bytes(8, "little") for m in (trick_mask, won_mine, won_others, called)]
-        )
+        return [game.hands[seat], game.discarded[seat], *[played[s] for s in rel], trick_mask, won_mine, won_others,
+                called]  # fmt: skip
+
+    def vector(self, game: Game, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
+        raw = b"".join([m.to_bytes(8, "little") for m in self._card_masks(game, seat)])
         out = np.zeros(self.size, dtype=np.float32)
         out[: self.scalar_start] = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
         for i, v in zip(*self._scalars(game, seat), strict=True):
             out[i] = v
         return out
 
+
     def _scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Positions and values of the non-zero scalar features."""
-        n, r = self.n, game.rules
-        index = [self._phase + game.phase, self._dealer + (game.dealer - seat) % n, self._high_bid, self._tricks]
-        values = [1.0, 1.0, game.high_bid / A.MOON_BID, len(game.tricks) / r.play_hand_size]
+        index, values = self._fast_scalars(game, seat)
+        slow_index, slow_values = self._slow_scalars(game, seat)
+        return index + slow_index, values + slow_values
+
+    def _fast_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
+        """Scalars that may change with any move: phase, trump, bidder, partner, leader, tricks."""
+        n = self.n
+        index = [self._phase + game.phase, self._high_bid, self._tricks]
+        values = [1.0, game.high_bid / A.MOON_BID, len(game.tricks) / game.rules.play_hand_size]
         bidder = (game.bidder - seat) % n if game.bidder >= 0 else -1
         partner = (game.partner - seat) % n if game.partner >= 0 else -1
-        for base, who in ((self._trump, game.trump), (self._bidder, bidder), (self._partner, partner)):
+        leader = (game.leader - seat) % n if game.phase == PLAY else -1
+        for base, who in ((self._trump, game.trump), (self._bidder, bidder), (self._partner, partner),
+                          (self._leader, leader)):  # fmt: skip
             if who >= 0:
                 index.append(base + who)
                 values.append(1.0)
-        if game.phase == PLAY:
-            index.append(self._leader + (game.leader - seat) % n)
-            values.append(1.0)
+        return index, values
+
+    def _slow_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
+        """Scalars that change only with a bid, a discard, a draw or a new hand."""
+        r = game.rules
         target = r.target_score if r.match_end == "target" else 4 * r.num_hands
         team_scores = [max(-1.0, min(1.0, v / target)) for v in game.scores]
         bids, discards, drawn, teams = game.bids, game.discard_counts, game.drawn_counts, game.teams
+        index = [self._dealer + (game.dealer - seat) % self.n]
+        values = [1.0]
         for k, s in enumerate(self._rel[seat]):
             bid = bids[s]
             index.extend((self._bid_slot[k] + (0 if bid is None else bid + 1), self._discards + k, self._drawn + k,
@@ -140,6 +155,77 @@ class Observer:
             index.append(self._progress)
             values.append(game.hands_played / r.num_hands)
         return index, values
+
+
+class IncrementalObserver(Observer):
+    """An :class:`Observer` that keeps each seat's last vector and rewrites only what changed.
+
+    Between two observations of a seat only a few cards move and a few scalars
+    change, so diffing the card masks and the scalar list against the seat's last
+    ones is cheaper than unpacking every block again. Gives exactly
+    :meth:`Observer.vector` (the tests check it step by step); call
+    :meth:`forget` when a new game starts.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        super().__init__(num_players)
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop every cached vector (a new game)."""
+        self._buffers: list[np.ndarray | None] = [None] * self.n
+        self._masks: list[list[int]] = [[] for _ in range(self.n)]
+        self._fast: list[tuple[list[int], list[float]]] = [([], []) for _ in range(self.n)]
+        self._slow: list[tuple[list[int], list[float]]] = [([], []) for _ in range(self.n)]
+        self._slow_keys: list[tuple[int, ...]] = [() for _ in range(self.n)]
+
+    def vector(self, game: Game, seat: int) -> np.ndarray:
+        buf = self._buffers[seat]
+        masks = self._card_masks(game, seat)
+        fast = self._fast_scalars(game, seat)
+        key = (game.hands_played, game.redeals, game.phase, sum(game.discard_counts), sum(game.drawn_counts),
+               game.bids.count(None))  # fmt: skip  # changes whenever a slow scalar may
+        if buf is None:
+            buf = self._buffers[seat] = super().vector(game, seat)
+            self._slow[seat] = self._slow_scalars(game, seat)
+        else:
+            self._update_cards(buf, self._masks[seat], masks)
+            self._update_scalars(buf, self._fast[seat], fast)
+            if key != self._slow_keys[seat]:
+                slow = self._slow_scalars(game, seat)
+                self._update_scalars(buf, self._slow[seat], slow)
+                self._slow[seat] = slow
+        self._masks[seat] = masks
+        self._fast[seat] = fast
+        self._slow_keys[seat] = key
+        return buf.copy()
+
+    @staticmethod
+    def _update_cards(buf: np.ndarray, old: list[int], new: list[int]) -> None:
+        for block, (before, now) in enumerate(zip(old, new, strict=True)):
+            changed = before ^ now
+            base = block * NUM_CARDS
+            while changed:
+                low = changed & -changed
+                card = low.bit_length() - 1
+                buf[base + card] = 1.0 if now & low else 0.0
+                changed ^= low
+
+    @staticmethod
+    def _update_scalars(
+        buf: np.ndarray, old: tuple[list[int], list[float]], new: tuple[list[int], list[float]]
+    ) -> None:
+        old_index, old_values = old
+        new_index, new_values = new
+        if old_index == new_index:
+            for i, before, now in zip(new_index, old_values, new_values, strict=True):
+                if before != now:
+                    buf[i] = now
+            return
+        for i in old_index:
+            buf[i] = 0.0
+        for i, v in zip(new_index, new_values, strict=True):
+            buf[i] = v
 
 
 def action_mask(legal: int) -> np.ndarray:

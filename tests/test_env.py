@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import smear_env
 from smear_env import actions as A
 from smear_env.game import Deal, replay
-from smear_env.observation import layout, observation_size
+from smear_env.observation import Observer, layout, observation_size
 
 SMEAR_PRESETS = smear_env.list_smear_presets()
 
@@ -203,3 +203,20 @@ def test_use_before_reset_fails_clearly(preset: str) -> None:
     for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0"), env.record):
         with pytest.raises(RuntimeError, match=r"call reset\(\) before using the environment"):
             call()
+
+
+@pytest.mark.parametrize("preset", SMEAR_PRESETS)
+def test_incremental_observation_equals_a_fresh_one_at_every_step(preset: str) -> None:
+    env = smear_env.env(preset=preset)
+    fresh = Observer(env.rules.num_players)
+    for seed in range(2):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(400):
+            game = env.game
+            if game.is_over:
+                break
+            for seat, agent in enumerate(env.possible_agents):
+                assert np.array_equal(env.observe(agent)["observation"], fresh.vector(game, seat))
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
