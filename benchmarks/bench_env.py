@@ -1,8 +1,9 @@
 """Simulation speed: random legal play through the AEC env and through the engine alone, per preset.
 
 Prints decisions/s and hands/s (medians of --repeats runs of --seconds each) and, when
-``open_spiel`` is installed, OpenSpiel's C++ ``euchre`` measured in the same run (random
-play, ``information_state_tensor`` built every step) with the ratio of each figure to it.
+``open_spiel`` is installed, OpenSpiel's C++ ``euchre`` (random play,
+``information_state_tensor`` built every step) measured in every repeat right beside the
+preset's runs, with the median of the per-repeat ratios.
 
     python benchmarks/bench_env.py [--seconds 2] [--repeats 3] [--presets ten_point minnesota]
 """
@@ -78,12 +79,9 @@ def euchre_run(seconds: float, seed: int) -> tuple[int, int, float]:
     return decisions, games, time.perf_counter() - start
 
 
-def median_rates(run: Callable[[int], tuple[int, int, float]], repeats: int) -> tuple[float, float]:
-    results = [run(seed) for seed in range(repeats)]
-    return (
-        statistics.median(d / t for d, _, t in results),
-        statistics.median(h / t for _, h, t in results),
-    )
+def rates(run: Callable[[int], tuple[int, int, float]], seed: int) -> tuple[float, float]:
+    decisions, hands, seconds = run(seed)
+    return decisions / seconds, hands / seconds
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,26 +90,34 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--presets", nargs="*", default=smear_env.list_smear_presets())
     args = parser.parse_args(argv)
-
     try:
-        euchre, _ = median_rates(lambda s: euchre_run(args.seconds, s), args.repeats)
+        import pyspiel  # noqa: F401
+
+        has_euchre = True
     except ImportError:
-        euchre = None
-    print(f"median of {args.repeats} runs x {args.seconds:.1f}s; random legal play; one hand per episode")
-    if euchre:
-        print(f"OpenSpiel euchre (C++, information_state_tensor every step): {euchre:,.0f} decisions/s")
+        has_euchre = False
+    print(f"median of {args.repeats} runs x {args.seconds:.1f}s each; random legal play; one hand per episode")
     header = "| preset | env decisions/s | env hands/s | engine decisions/s | engine hands/s |"
-    if euchre:
-        header += " env / euchre | engine / euchre |"
+    if has_euchre:
+        header += " euchre decisions/s | env / euchre | engine / euchre |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
+    med = statistics.median
     for preset in args.presets:
-        env_d, env_h = median_rates(lambda s, p=preset: env_run(p, args.seconds, s), args.repeats)
-        eng_d, eng_h = median_rates(lambda s, p=preset: engine_run(p, args.seconds, s), args.repeats)
-        row = f"| {preset} | {env_d:,.0f} | {env_h:,.0f} | {eng_d:,.0f} | {eng_h:,.0f} |"
-        if euchre:
-            row += f" {env_d / euchre:.2f}x | {eng_d / euchre:.2f}x |"
-        print(row, flush=True)
+        rows = []
+        for seed in range(args.repeats):  # each repeat measures euchre beside env and engine: ratios side by side
+            env = rates(lambda s, p=preset: env_run(p, args.seconds, s), seed)
+            engine = rates(lambda s, p=preset: engine_run(p, args.seconds, s), seed)
+            euchre = rates(lambda s: euchre_run(args.seconds, s), seed)[0] if has_euchre else 0.0
+            rows.append((env, engine, euchre))
+        env_d, env_h = med(r[0][0] for r in rows), med(r[0][1] for r in rows)
+        eng_d, eng_h = med(r[1][0] for r in rows), med(r[1][1] for r in rows)
+        line = f"| {preset} | {env_d:,.0f} | {env_h:,.0f} | {eng_d:,.0f} | {eng_h:,.0f} |"
+        if has_euchre:
+            env_ratio = med(r[0][0] / r[2] for r in rows)
+            eng_ratio = med(r[1][0] / r[2] for r in rows)
+            line += f" {med(r[2] for r in rows):,.0f} | {env_ratio:.2f}x | {eng_ratio:.2f}x |"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
