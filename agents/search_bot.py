@@ -4,14 +4,14 @@ For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
 voids other seats showed by not following, hand sizes, a revealed called card,
 and (where trumps are discarded only when forced) trumps lying in hands rather
-than among the discards. Each sample is solved exactly for the remaining tricks
-by alpha-beta over the points the play still decides (captured point cards
-and Game), my side maximizing its lead over the best other side; the move with
-the best average wins. Positions with more than ``EXACT_CARDS`` cards left
-are searched two tricks deep and valued by the points captured by then (Game
-as a fraction), which keeps the first tricks within the time budget. Bidding and naming trump evaluate
-each candidate trump over samples of the hidden cards with fast rule-based
-rollouts of the whole hand. Discards and partner calls use the rule-based bot.
+than among the discards. Each sample is solved by alpha-beta over the points
+the play still decides (captured point cards and Game), my side maximizing its
+lead over the best other side, and the move with the best average wins. A
+position with at most ``EXACT_CARDS`` cards left is solved to the end; before
+that the search looks two tricks deep and values the points captured by then
+(Game as a fraction), which keeps the first tricks within the time budget.
+Bidding, trump, discards and partner calls are still the rule-based bot's
+(searching bids over samples is the next step).
 
 ``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
 per decision; the search stops at whichever comes first (at least one sample).
@@ -47,12 +47,10 @@ class SearchAgent(RuleAgent):
         seed: int | None = None,
         samples: int = 24,
         time_budget: float = 0.2,
-        bid_samples: int = 6,
     ) -> None:
         super().__init__(rules, seed)
         self.samples = samples
         self.time_budget = time_budget
-        self.bid_samples = bid_samples
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)

@@ -48,7 +48,7 @@ def _quick_search_init(self, rules, seed=None):  # a small search keeps the suit
     from agents.rule_bot import RuleAgent
 
     RuleAgent.__init__(self, rules, seed)
-    self.samples, self.time_budget, self.bid_samples = 3, 0.05, 2
+    self.samples, self.time_budget = 3, 0.05
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p"])
