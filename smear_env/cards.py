@@ -115,6 +115,11 @@ def cards_of(mask: int) -> list[int]:
     return cards
 
 
+def card_names(mask: int) -> list[str]:
+    """Names of the cards in a bit mask, ascending by id."""
+    return [format_card(c) for c in cards_of(mask)]
+
+
 def make_deck(lowest_rank: str = "2", jokers: int = 0) -> list[int]:
     """Card ids of a deck holding ranks ``lowest_rank``..A of each suit and ``jokers`` jokers."""
     low = RANKS.index(lowest_rank)

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from smear_env import actions as A
-from smear_env.cards import NUM_CARDS, SUITS, cards_of, format_card
+from smear_env.cards import NUM_CARDS, SUITS, card_names, format_card
 from smear_env.game import PHASE_NAMES, PLAY, Game
 
 NUM_CARD_BLOCKS_FIXED = 6  # hand, my_discards, trick, won_mine, won_others, called_card
@@ -241,8 +241,6 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
     """
     r = game.rules
 
-    def cards(mask: int) -> list[str]:
-        return [format_card(c) for c in cards_of(mask)]
 
     legal = game.legal_actions() if game.current_player == seat else []
     return {
@@ -253,8 +251,8 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "phase": PHASE_NAMES[game.phase],
         "dealer": game.dealer,
         "current_player": game.current_player,
-        "hand": cards(game.hands[seat]),
-        "my_discards": cards(game.discarded[seat]),
+        "hand": card_names(game.hands[seat]),
+        "my_discards": card_names(game.discarded[seat]),
         "bids": ["" if b is None else "pass" if b == 0 else "moon" if b == A.MOON_BID else str(b) for b in game.bids],
         "high_bid": game.high_bid,
         "bidder": game.bidder,
@@ -269,7 +267,7 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
             {"leader": leader, "cards": [(s, format_card(c)) for s, c in plays], "winner": winner}
             for leader, plays, winner in game.tricks
         ],
-        "played": [cards(m) for m in game.played],
+        "played": [card_names(m) for m in game.played],
         "scores": list(game.scores),
         "hands_played": game.hands_played,
         "legal_actions": legal,

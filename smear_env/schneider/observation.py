@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from smear_env.cards import NUM_CARDS, cards_of, format_card
+from smear_env.cards import NUM_CARDS, card_names, format_card
 from smear_env.schneider.game import (
     MAX_ROUND_SCORE,
     NUM_ACTIONS,
@@ -129,8 +129,6 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
     rule-based bots and front ends.
     """
 
-    def cards(mask: int) -> list[str]:
-        return [format_card(c) for c in cards_of(mask)]
 
     legal = game.legal_actions() if game.current_player == seat else []
     return {
@@ -141,16 +139,16 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "dealer": game.dealer,
         "current_player": game.current_player,
         "leader": game.leader if game.phase == PLAY else -1,
-        "hand": cards(game.hands[seat]),
-        "my_draws": cards(game.drawn[seat]),
+        "hand": card_names(game.hands[seat]),
+        "my_draws": card_names(game.drawn[seat]),
         "pile_size": len(game.pile),
         "trick": [(s, format_card(c)) for s, c in game.trick],
         "tricks": [
             {"leader": leader, "cards": [(s, format_card(c)) for s, c in plays], "winner": winner}
             for leader, plays, winner in game.tricks
         ],
-        "played": [cards(m) for m in game.played],
-        "won": [cards(m) for m in game.won],
+        "played": [card_names(m) for m in game.played],
+        "won": [card_names(m) for m in game.won],
         "round_points": [game.round_points(s) for s in range(game.num_players)],
         "scores": list(game.scores),
         "rounds_played": game.rounds_played,
