@@ -14,11 +14,10 @@ import random
 
 import pytest
 
-from smear_env.actions import format_action
-from smear_env.cards import cards_of, format_cards, parse_cards
+from smear_env.cards import parse_cards
 from smear_env.game import BID, DISCARD, PLAY, Game
 from smear_env.rules import get_rules
-from tests.scripted import new_game, play, rest_of_deck
+from tests.scripted import deal_with_blinds, hand_of, legal_moves, play, play_tricks, trick_winners
 
 PRESET = "four_point"
 HEARTS = 2
@@ -46,25 +45,7 @@ WINNERS = [1, 1, 0, 0, 0, 1]
 
 def deal(hands: list[str] = HANDS, blinds: str = BLINDS, **kwargs: object) -> Game:
     """A game of the main deal; the stock is the blinds on top, then the rest of the deck."""
-    stock = f"{blinds} {rest_of_deck(PRESET, ' '.join(hands) + ' ' + blinds)}"
-    return new_game(PRESET, hands=hands, stock=stock, **kwargs)  # type: ignore[arg-type]
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return set(format_cards(cards_of(game.hands[seat])).split())
+    return deal_with_blinds(PRESET, hands, blinds, **kwargs)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ bidding
@@ -72,13 +53,13 @@ def hand_of(game: Game, seat: int) -> set[str]:
 
 def test_bids_run_from_two_to_four():
     game = deal(single_hand=True)
-    assert legal(game) == {"pass", "bid 2", "bid 3", "bid 4"}
+    assert legal_moves(game) == {"pass", "bid 2", "bid 3", "bid 4"}
 
 
 def test_each_bid_must_be_higher_than_the_last():
     game = deal(single_hand=True)
     play(game, "bid 3")
-    assert legal(game) == {"pass", "bid 4"}
+    assert legal_moves(game) == {"pass", "bid 4"}
     with pytest.raises(ValueError):
         game.apply_move("bid 3")
 
@@ -104,7 +85,7 @@ def test_bidder_takes_the_two_blinds_from_the_top_of_the_stock():
     assert game.current_player == 1
     assert hand_of(game, 1) == set("AH KH 8H 7C 8C 9C TS QS".split())
     # the bidder may discard any two of the eight cards
-    assert legal(game) == {f"discard {c}" for c in "AH KH 8H 7C 8C 9C TS QS".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "AH KH 8H 7C 8C 9C TS QS".split()}
     play(game, DISCARDS)
     assert game.phase == PLAY
     assert game.current_player == 1
@@ -132,7 +113,7 @@ def test_blind_discards_decide_game_when_captures_alone_would_not():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, discard TS, discard 8H")
     play_tricks(game, ["AH 7H 9H TH", "KH QH JH JC", "8C 8D 7S AC", "KC 9C 9D 8S", "QC 7C TD 9S", "TC QS JD KS"])
-    assert winners(game) == [1, 1, 0, 0, 0, 0]
+    assert trick_winners(game) == [1, 1, 0, 0, 0, 0]
     result = game.hand_results[-1]
     # captured: team 1 14 + 7 = 21, team 0 4 + 3 + 14 + 14 = 35; team 1's discarded TS adds 10: 31 < 35
     assert result.card_points == {0: 35, 1: 31}
@@ -148,7 +129,7 @@ def test_no_trump_phase_the_first_lead_sets_trump():
     assert game.phase == PLAY
     assert game.trump == -1
     # any card may be led
-    assert legal(game) == {f"play {c}" for c in "AH KH 8H 8C 9C QS".split()}
+    assert legal_moves(game) == {f"play {c}" for c in "AH KH 8H 8C 9C QS".split()}
     play(game, "play AH")
     assert game.trump == HEARTS
 
@@ -158,17 +139,17 @@ def test_a_club_lead_makes_clubs_trump():
     play(game, "bid 2, pass, pass, pass, " + DISCARDS + ", play 8C")
     assert game.trump == 0
     # seat 2 holds no club: with clubs trump it may play anything
-    assert legal(game) == {f"play {c}" for c in "QH 7H 8D 9D TD JD".split()}
+    assert legal_moves(game) == {f"play {c}" for c in "QH 7H 8D 9D TD JD".split()}
 
 
 def test_trump_led_must_be_followed_and_there_is_no_jick():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS + ", play AH")
     # seat 2 holds QH 7H and the JD: the JD is a plain diamond, not a trump
-    assert legal(game) == {"play QH", "play 7H"}
+    assert legal_moves(game) == {"play QH", "play 7H"}
     play(game, "play 7H, play 9H")
     # seat 0 holds only the TH in trump and must play it
-    assert legal(game) == {"play TH"}
+    assert legal_moves(game) == {"play TH"}
 
 
 def test_follow_or_trump_when_a_plain_suit_is_led():
@@ -177,7 +158,7 @@ def test_follow_or_trump_when_a_plain_suit_is_led():
     play_tricks(game, TRICKS[:3])
     play(game, "play KC")
     # seat 1 holds 9C, 8H (trump) and QS: it must follow clubs or trump, not throw the spade
-    assert legal(game) == {"play 9C", "play 8H"}
+    assert legal_moves(game) == {"play 9C", "play 8H"}
 
 
 def test_trump_ranks_ace_king_queen_jack_down_to_seven():
@@ -185,7 +166,7 @@ def test_trump_ranks_ace_king_queen_jack_down_to_seven():
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
     # trick 2: KH beats QH and JH; trick 6: the 8H (trump) beats the TC led
-    assert winners(game) == WINNERS
+    assert trick_winners(game) == WINNERS
 
 
 # ------------------------------------------------------------------ scoring
@@ -211,7 +192,7 @@ def test_low_is_the_lowest_trump_played_when_the_seven_is_not_in_play():
     game = deal(hands, single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play(game, "play AH")
-    assert legal(game) == {"play QH"}  # seat 2 must follow trump
+    assert legal_moves(game) == {"play QH"}  # seat 2 must follow trump
     play_tricks(game, ["QH 9H TH", "KH 7S JH JC", "8C 8D AS AC", "KC 9C 9D 8S", "QC QS TD 9S", "TC 8H JD KS"])
     result = game.hand_results[-1]
     # trumps played: AH QH 9H TH KH JH 8H; the lowest is the 8H, played by seat 1
@@ -237,7 +218,7 @@ def test_ace_not_in_play_is_not_awarded():
     game = deal(hands, single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, ["KH 7H 9H TH", "AS 8D 7S JC", "8C 9D 8S AC", "KC 9C TD 9S", "QC QS JD KS", "TC 8H QH JH"])
-    assert winners(game) == [1, 1, 0, 0, 0, 2]
+    assert trick_winners(game) == [1, 1, 0, 0, 0, 2]
     result = game.hand_results[-1]
     # KH is the highest trump played, but High is the Ace of trump only; seat 2's QH captures the Jack
     assert "high" not in result.awards

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import format_action
-from smear_env.cards import cards_of, format_cards
 from smear_env.game import BID, DISCARD, PLAY, TRUMP, Game
-from tests.scripted import new_game, play
+from tests.scripted import discard_cards, hand_of, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
 
 PRESET = "minnesota"
 HEARTS = 2
@@ -66,33 +64,8 @@ def deal(hands: list[str] = HANDS, kitty: str = KITTY, **kwargs: object) -> Game
     return new_game(PRESET, hands=hands, kitty=kitty, **kwargs)  # type: ignore[arg-type]
 
 
-def discard(game: Game, discards: list[str] = DISCARDS) -> None:
-    play(game, ", ".join(f"discard {card}" for cards in discards for card in cards.split()))
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return set(format_cards(cards_of(game.hands[seat])).split())
-
-
 def full_hand(bids: str, hands: list[str] = HANDS, tricks: list[str] = TRICKS, **kwargs: object) -> Game:
-    game = deal(hands, **kwargs)
-    play(game, bids + ", trump H")
-    discard(game)
-    play_tricks(game, tricks)
-    return game
+    return play_hand(deal(hands, **kwargs), bids + ", trump H", tricks, discards=DISCARDS)
 
 
 # ------------------------------------------------------------------ bidding, misdeal, all pass
@@ -100,13 +73,13 @@ def full_hand(bids: str, hands: list[str] = HANDS, tricks: list[str] = TRICKS, *
 
 def test_bids_are_two_to_four_or_moon():
     game = deal(single_hand=True)
-    assert legal(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid moon"}
+    assert legal_moves(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid moon"}
 
 
 def test_nothing_outbids_a_moon():
     game = deal(single_hand=True)
     play(game, "bid moon")
-    assert legal(game) == {"pass"}
+    assert legal_moves(game) == {"pass"}
 
 
 def test_all_pass_same_dealer_redeals():
@@ -128,7 +101,7 @@ MISDEAL_HANDS = [
 
 def test_hand_of_only_threes_to_nines_may_call_a_misdeal_and_the_same_dealer_redeals():
     game = deal(MISDEAL_HANDS, kitty="QH KH AH 2S")
-    assert "misdeal" in legal(game)
+    assert "misdeal" in legal_moves(game)
     play(game, "misdeal")
     assert game.redeals == 1
     assert game.dealer == 0
@@ -139,14 +112,14 @@ def test_hand_of_only_threes_to_nines_may_call_a_misdeal_and_the_same_dealer_red
 
 def test_misdeal_is_not_allowed_with_a_scoring_card():
     game = deal(single_hand=True)
-    assert "misdeal" not in legal(game)  # seat 1 holds AH KH 2H
+    assert "misdeal" not in legal_moves(game)  # seat 1 holds AH KH 2H
     with pytest.raises(ValueError):
         game.apply_move("misdeal")
     # seat 2 holds a king and a jack, seat 3 a joker and a ten, seat 0 aces
     play(game, "bid 2")
-    assert "misdeal" not in legal(game)
+    assert "misdeal" not in legal_moves(game)
     play(game, "pass")
-    assert "misdeal" not in legal(game)
+    assert "misdeal" not in legal_moves(game)
 
 
 def test_misdeal_may_be_called_at_a_later_bidding_turn():
@@ -154,7 +127,7 @@ def test_misdeal_may_be_called_at_a_later_bidding_turn():
     game = deal(hands, kitty="QH KH AH 2S")
     play(game, "bid 2, pass")
     assert game.current_player == 3
-    assert "misdeal" in legal(game)
+    assert "misdeal" in legal_moves(game)
     play(game, "misdeal")
     assert game.redeals == 1 and game.dealer == 0 and game.phase == BID and game.current_player == 1
 
@@ -167,7 +140,7 @@ def test_bidder_takes_the_kitty_then_names_trump():
     play(game, "bid 3, pass, pass, pass")
     assert game.phase == TRUMP and game.current_player == 1
     assert hand_of(game, 1) == set("9C AH KH 2H 3D 4C 5C 6C 7C JH 4S 5S 6S".split())
-    assert legal(game) == {"trump C", "trump D", "trump H", "trump S"}
+    assert legal_moves(game) == {"trump C", "trump D", "trump H", "trump S"}
     play(game, "trump H")
     assert game.trump == HEARTS
     assert game.phase == DISCARD and game.current_player == 1
@@ -177,13 +150,13 @@ def test_everyone_discards_to_six_non_trumps_first():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass, pass, trump H")
     # the bidder may only discard its nine non-trumps
-    assert legal(game) == {f"discard {c}" for c in "9C 3D 4C 5C 6C 7C 4S 5S 6S".split()}
-    discard(game, DISCARDS[:1])
+    assert legal_moves(game) == {f"discard {c}" for c in "9C 3D 4C 5C 6C 7C 4S 5S 6S".split()}
+    discard_cards(game, DISCARDS[:1])
     assert game.hands[1].bit_count() == 6
     assert game.current_player == 2
     # seat 2's Jick (JD) is a trump and may not be discarded
-    assert legal(game) == {f"discard {c}" for c in "KC QC 4D 5D 6D 7D 8D 9D".split()}
-    discard(game, DISCARDS[1:])
+    assert legal_moves(game) == {f"discard {c}" for c in "KC QC 4D 5D 6D 7D 8D 9D".split()}
+    discard_cards(game, DISCARDS[1:])
     assert game.phase == PLAY and game.current_player == 1
     assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
 
@@ -198,10 +171,10 @@ def test_non_scoring_trumps_only_when_forced_and_never_ace_two_or_jack():
     game = deal(hands, kitty="JD JK 7H 4S", single_hand=True)
     play(game, "bid 2, pass, pass, pass, trump H")
     # 11 trumps (with the Jick and the joker) and two non-trumps: the non-trumps go first
-    assert legal(game) == {"discard 3C", "discard 4S"}
+    assert legal_moves(game) == {"discard 3C", "discard 4S"}
     play(game, "discard 3C, discard 4S")
     # now only non-scoring trumps; the AH, 2H and JH are protected
-    assert legal(game) == {f"discard {c}" for c in "KH QH TH 9H 8H 7H JD JK".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "KH QH TH 9H 8H 7H JD JK".split()}
     play(game, "discard QH, discard TH, discard 9H, discard 8H, discard 7H")
     assert hand_of(game, 1) == set("AH KH JH 2H JD JK".split())
     assert game.current_player == 2
@@ -213,36 +186,36 @@ def test_non_scoring_trumps_only_when_forced_and_never_ace_two_or_jack():
 def test_any_card_may_be_led_to_the_first_trick():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass, pass, trump H")
-    discard(game)
-    assert legal(game) == {f"play {c}" for c in "9C AH KH 2H JH 3D".split()}
+    discard_cards(game, DISCARDS)
+    assert legal_moves(game) == {f"play {c}" for c in "9C AH KH 2H JH 3D".split()}
 
 
 def test_strict_follow_no_trumping_while_holding_the_led_suit():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play(game, "play 9C")
     # seat 2 holds KC QC and the Jick: it must follow clubs
-    assert legal(game) == {"play KC", "play QC"}
+    assert legal_moves(game) == {"play KC", "play QC"}
     play(game, "play KC")
     # seat 3 has no club: anything
-    assert legal(game) == {f"play {c}" for c in "JK TH 3H 7S 8S 9S".split()}
+    assert legal_moves(game) == {f"play {c}" for c in "JK TH 3H 7S 8S 9S".split()}
 
 
 def test_trump_led_must_be_followed_by_jick_and_jokers():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS[:1])
     play(game, "play TH")
-    assert legal(game) == {"play JK2", "play 5H"}  # seat 0
+    assert legal_moves(game) == {"play JK2", "play 5H"}  # seat 0
     play(game, "play JK2, play 2H")
-    assert legal(game) == {"play JD"}  # seat 2: the Jick is its only trump
+    assert legal_moves(game) == {"play JD"}  # seat 2: the Jick is its only trump
 
 
 def test_trick_winners_jick_above_jokers_above_ten():
     game = full_hand("bid 3, pass, pass, pass", single_hand=True)
-    assert winners(game) == WINNERS
+    assert trick_winners(game) == WINNERS
 
 
 def test_jack_beats_jick_beats_ten_and_the_first_joker_played_wins():
@@ -254,12 +227,12 @@ def test_jack_beats_jick_beats_ten_and_the_first_joker_played_wins():
     ]
     game = deal(hands, kitty="2H 4S 5S 6S", single_hand=True)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, ["4C 5C 6C 7C 4S 5S 6S", "7D 8D 9D", "7S 8S 9S", "2S 3S 2D"])
+    discard_cards(game, ["4C 5C 6C 7C 4S 5S 6S", "7D 8D 9D", "7S 8S 9S", "2S 3S 2D"])
     play_tricks(game, ["JH JD TH 2C"])
-    assert winners(game) == [1]
+    assert trick_winners(game) == [1]
     # clubs led: seats 2 and 3 are void and trump with the second joker, then the first
     play_tricks(game, ["9C JK2 JK KC"])
-    assert winners(game) == [1, 2]
+    assert trick_winners(game) == [1, 2]
 
 
 def test_a_joker_ranks_above_the_ten_of_trump():
@@ -271,11 +244,11 @@ def test_a_joker_ranks_above_the_ten_of_trump():
     ]
     game = deal(hands, kitty="4D 4S 5S 6S", single_hand=True)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, ["4C 5C 6C 7C 4S 5S 6S", "8D 9D 2D", "7S 8S AS", "2S 3S 5D"])
+    discard_cards(game, ["4C 5C 6C 7C 4S 5S 6S", "8D 9D 2D", "7S 8S AS", "2S 3S 5D"])
     play(game, "play TH")
-    assert legal(game) == {"play JK"}  # seat 2's only trump
+    assert legal_moves(game) == {"play JK"}  # seat 2's only trump
     play_tricks(game, ["JK 2H 2C"])
-    assert winners(game) == [2]
+    assert trick_winners(game) == [2]
 
 
 # ------------------------------------------------------------------ scoring
@@ -323,7 +296,7 @@ def test_moon_made_from_a_positive_score_wins_the_match():
     game = deal()
     game.scores = [3, 5]
     play(game, "bid moon, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
     assert game.hand_results[-1].made is True
     assert game.is_over
@@ -334,7 +307,7 @@ def test_moon_made_from_a_negative_score_resets_it_to_zero():
     game = deal()
     game.scores = [3, -7]
     play(game, "bid moon, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
     assert game.hand_results[-1].made is True
     assert not game.is_over
@@ -344,7 +317,7 @@ def test_moon_made_from_a_negative_score_resets_it_to_zero():
 def test_moon_made_from_zero_resets_to_zero():
     game = deal()
     play(game, "bid moon, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
     assert not game.is_over
     assert game.scores == [0, 0]
@@ -354,7 +327,7 @@ def test_moon_failed_loses_the_match():
     game = deal(HANDS_LOW_TO_0)
     game.scores = [0, 15]
     play(game, "bid moon, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
     assert game.hand_results[-1].made is False  # team 0 took Low
     assert game.is_over
@@ -365,7 +338,7 @@ def test_moon_point_not_in_play_does_not_count_against_it():
     game = deal(HANDS_NO_TWO)
     game.scores = [0, 4]
     play(game, "bid moon, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_NO_TWO)
     assert game.hand_results[-1].awards == {"high": 1, "jack": 1, "game": 1}
     assert game.hand_results[-1].made is True
@@ -380,7 +353,7 @@ def test_reaching_21_wins():
     game = deal()
     game.scores = [10, 18]
     play(game, "bid 3, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
     assert game.scores == [10, 22]
     assert game.is_over and game.winners == frozenset({1})
@@ -397,7 +370,7 @@ def test_both_reach_21_higher_wins():
     game = deal(HANDS_LOW_TO_0)
     game.scores = [20, 20]
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
     assert game.scores == [21, 23]
     assert game.winners == frozenset({1})
@@ -407,7 +380,7 @@ def test_both_reach_21_tied_bidding_team_wins():
     game = deal(HANDS_LOW_TO_0)
     game.scores = [20, 18]
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
     assert game.scores == [21, 21]
     assert game.winners == frozenset({1})

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import format_action
 from smear_env.game import BID, PLAY, Game
-from tests.scripted import new_game, play
+from tests.scripted import legal_moves, new_game, play, play_hand, play_tricks, trick_winners
 
 PRESET = "pitch_smudge"
 HEARTS = 2
@@ -52,24 +51,8 @@ def deal(hands: list[str] = HANDS, **kwargs: object) -> Game:
     return new_game(PRESET, hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
-
-
 def full_hand(bid: int, hands: list[str] = HANDS, tricks: list[str] = TRICKS, **kwargs: object) -> Game:
-    game = deal(hands, **kwargs)
-    play(game, f"bid {bid}, pass, pass, pass")
-    play_tricks(game, tricks)
-    return game
+    return play_hand(deal(hands, **kwargs), f"bid {bid}, pass, pass, pass", tricks)
 
 
 # ------------------------------------------------------------------ bidding
@@ -77,13 +60,13 @@ def full_hand(bid: int, hands: list[str] = HANDS, tricks: list[str] = TRICKS, **
 
 def test_bids_are_two_three_four_and_smudge():
     game = deal(single_hand=True)
-    assert legal(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid 5"}
+    assert legal_moves(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid 5"}
 
 
 def test_a_non_dealer_must_bid_higher():
     game = deal(single_hand=True)
     play(game, "bid 3")
-    assert legal(game) == {"pass", "bid 4", "bid 5"}
+    assert legal_moves(game) == {"pass", "bid 4", "bid 5"}
     with pytest.raises(ValueError):
         game.apply_move("bid 3")
 
@@ -92,7 +75,7 @@ def test_dealer_may_steal_by_equalling_the_high_bid():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass")
     assert game.current_player == 0
-    assert legal(game) == {"pass", "bid 3", "bid 4", "bid 5"}
+    assert legal_moves(game) == {"pass", "bid 3", "bid 4", "bid 5"}
     play(game, "bid 3")
     assert game.bidder == 0
     assert game.high_bid == 3
@@ -102,7 +85,7 @@ def test_dealer_may_steal_by_equalling_the_high_bid():
 def test_dealer_is_forced_to_bid_when_the_first_three_pass():
     game = deal()
     play(game, "pass, pass, pass")
-    assert legal(game) == {"bid 2", "bid 3", "bid 4", "bid 5"}
+    assert legal_moves(game) == {"bid 2", "bid 3", "bid 4", "bid 5"}
     with pytest.raises(ValueError):
         game.apply_move("pass")
     assert game.redeals == 0
@@ -119,7 +102,7 @@ def test_no_discards_and_the_first_lead_sets_trump():
     play(game, "bid 2, pass, pass, pass")
     assert game.phase == PLAY and game.current_player == 1
     assert game.trump == -1
-    assert legal(game) == {f"play {c}" for c in HANDS[1].split()}
+    assert legal_moves(game) == {f"play {c}" for c in HANDS[1].split()}
     play(game, "play KH")
     assert game.trump == HEARTS
 
@@ -130,7 +113,7 @@ FOLLOW_HANDS = ["5H 6H KC TD 4D QC", "KH 9C 8C 7C 4H 6C", "3H AC AD KD TC 5S", "
 def test_trump_led_must_be_followed():
     game = deal(FOLLOW_HANDS, single_hand=True)
     play(game, "bid 2, pass, pass, pass, play KH, play 3H, play JH")
-    assert legal(game) == {"play 5H", "play 6H"}
+    assert legal_moves(game) == {"play 5H", "play 6H"}
 
 
 def test_follow_or_trump_when_a_plain_suit_is_led():
@@ -138,12 +121,12 @@ def test_follow_or_trump_when_a_plain_suit_is_led():
     play(game, "bid 2, pass, pass, pass")
     play_tricks(game, ["KH 3H JH 5H", "9C AC 2C"])
     # seat 0 holds KC QC, the 6H (trump) and diamonds: clubs or trump, no diamond
-    assert legal(game) == {"play KC", "play QC", "play 6H"}
+    assert legal_moves(game) == {"play KC", "play QC", "play 6H"}
 
 
 def test_trick_winners():
     game = full_hand(2, single_hand=True)
-    assert winners(game) == WINNERS
+    assert trick_winners(game) == WINNERS
 
 
 # ------------------------------------------------------------------ scoring
@@ -185,7 +168,7 @@ def test_bidder_set_loses_the_bid():
 def test_smudge_taking_all_six_tricks_and_all_four_points_scores_five():
     game = full_hand(5, SWEEP_HANDS, SWEEP_TRICKS, single_hand=True)
     result = game.hand_results[-1]
-    assert winners(game) == [1] * 6
+    assert trick_winners(game) == [1] * 6
     assert result.awards == {"high": 1, "low": 1, "jack": 1, "game": 1}
     assert result.made is True
     assert game.scores == [0, 5]
@@ -202,7 +185,7 @@ def test_smudge_losing_a_trick_is_set_five_even_with_all_four_points():
     tricks = [*SWEEP_TRICKS[:5], "3S 8S 6C 6D"]
     game = full_hand(5, hands, tricks, single_hand=True)
     result = game.hand_results[-1]
-    assert winners(game) == [1, 1, 1, 1, 1, 2]
+    assert trick_winners(game) == [1, 1, 1, 1, 1, 2]
     assert result.points == {0: 0, 1: 4}
     assert result.made is False
     assert game.scores == [0, -5]
@@ -221,7 +204,7 @@ def test_smudge_fails_when_the_jack_is_not_dealt():
     tricks = [*SWEEP_TRICKS[:3], "TH 6S 4C 4D", *SWEEP_TRICKS[4:]]
     game = full_hand(5, hands, tricks, single_hand=True)
     result = game.hand_results[-1]
-    assert winners(game) == [1] * 6
+    assert trick_winners(game) == [1] * 6
     assert result.awards == {"high": 1, "low": 1, "game": 1}
     assert result.made is False
     assert game.scores == [0, -5]

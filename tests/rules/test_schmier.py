@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import DISCARD_BASE, DONE, format_action
-from smear_env.cards import cards_of, format_card, parse_cards
+from smear_env.actions import DISCARD_BASE, DONE
+from smear_env.cards import format_card, parse_cards
 from smear_env.game import BID, DISCARD, OVER, PLAY, Game
-from tests.scripted import new_game, play, rest_of_deck
+from tests.scripted import deal_with_rest_as_stock, hand_of, legal_moves, play, play_tricks, trick_winners
 
 PRESET = "schmier"
 PASSES = "pass, pass, pass, pass, pass"  # the five seats after seat 1
@@ -29,8 +29,7 @@ PASSES = "pass, pass, pass, pass, pass"  # the five seats after seat 1
 
 def deal(hands: list[str], dealer: int = 0, **kwargs: object) -> Game:
     """A game dealt ``hands``; the other 17 cards are the stock, top first in deck order."""
-    stock = rest_of_deck(PRESET, " ".join(hands))
-    return new_game(PRESET, hands=hands, stock=stock, dealer=dealer, **kwargs)  # type: ignore[arg-type]
+    return deal_with_rest_as_stock(PRESET, hands, dealer=dealer, **kwargs)  # type: ignore[arg-type]
 
 
 def keep_dealt_hands(game: Game, hands: list[str]) -> None:
@@ -40,23 +39,6 @@ def keep_dealt_hands(game: Game, hands: list[str]) -> None:
         seat = game.current_player
         choices = [a for a in game.legal_actions() if DISCARD_BASE <= a < DONE and a - DISCARD_BASE not in keep[seat]]
         game.apply(choices[0] if seat == game.dealer else DONE)
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return {format_card(c) for c in cards_of(game.hands[seat])}
-
-
-def trick_winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
 
 
 # The main deal: all 15 trumps are dealt, so the 17-card stock holds no trump. Seat 1 bids 3.
@@ -91,9 +73,9 @@ def main_hand(bid: int, hands: list[str] = HANDS, tricks: list[str] = TRICKS, **
 
 def test_bids_run_from_3_to_6_and_must_rise() -> None:
     game = deal(HANDS)
-    assert legal(game) == {"pass", "bid 3", "bid 4", "bid 5", "bid 6"}
+    assert legal_moves(game) == {"pass", "bid 3", "bid 4", "bid 5", "bid 6"}
     play(game, "bid 4")
-    assert legal(game) == {"pass", "bid 5", "bid 6"}
+    assert legal_moves(game) == {"pass", "bid 5", "bid 6"}
 
 
 def test_all_pass_the_same_dealer_redeals() -> None:
@@ -112,24 +94,24 @@ def test_non_dealers_exchange_up_to_three_non_trumps_then_the_dealer_takes_the_r
     play(game, f"bid 3, {PASSES}, trump H")
     assert game.phase == DISCARD and game.current_player == 1
     # seat 1 may discard its non-trumps or stop; never a trump
-    assert legal(game) == {"discard JS", "discard TC", "discard 3D", "done"}
+    assert legal_moves(game) == {"discard JS", "discard TC", "discard 3D", "done"}
     play(game, "discard JS, discard TC, discard 3D")  # three is the most: it draws the top three
     assert game.current_player == 2
     assert hand_of(game, 1) == {"AH", "3H", "5H", "6C", "7C", "8C"}
-    assert legal(game) == {"discard TS", "discard 4C", "discard 4D", "discard 2S", "done"}
+    assert legal_moves(game) == {"discard TS", "discard 4C", "discard 4D", "discard 2S", "done"}
     play(game, "discard 2S, done")  # one exchanged, one drawn
     assert hand_of(game, 2) == {"2H", "JH", "TS", "4C", "4D", "9C"}
     # seat 3's Left Bauer (JD) is a trump: it may not be exchanged
-    assert legal(game) == {"discard 9S", "discard 5C", "discard TD", "discard 3S", "done"}
+    assert legal_moves(game) == {"discard 9S", "discard 5C", "discard TD", "discard 3S", "done"}
     play(game, "done, done")
     # seat 5's Joker is a trump too
-    assert legal(game) == {"discard KS", "discard AC", "discard AD", "done"}
+    assert legal_moves(game) == {"discard KS", "discard AC", "discard AD", "done"}
     play(game, "done")
     # the dealer takes the 13 cards left and may discard only non-trumps
     assert game.current_player == 0
     assert game.stock == []
     assert len(hand_of(game, 0)) == 19
-    assert legal(game) == {f"discard {c}" for c in hand_of(game, 0) - {"7H", "4H", "6H"}}
+    assert legal_moves(game) == {f"discard {c}" for c in hand_of(game, 0) - {"7H", "4H", "6H"}}
     keep_dealt_hands(game, HANDS)
     assert game.phase == PLAY
     assert [h.bit_count() for h in game.hands] == [6] * 6
@@ -151,12 +133,12 @@ def test_the_dealer_with_more_than_six_trumps_discards_trump_but_never_a_protect
     assert len(hand_of(game, 0)) == 23  # 9 trumps and 14 non-trumps
     non_trumps = {c for c in hand_of(game, 0) if c[-1] in "SD" and c != "JD"}
     assert len(non_trumps) == 14
-    assert legal(game) == {f"discard {c}" for c in non_trumps}
+    assert legal_moves(game) == {f"discard {c}" for c in non_trumps}
     play(game, ", ".join(f"discard {c}" for c in sorted(non_trumps)))  # the 14 non-trumps go first...
     assert game.current_player == 0
     assert len(hand_of(game, 0)) == 9
     # ...then only a trump that is not the Ace, the 2, a Bauer or the Joker
-    assert legal(game) == {"discard KH", "discard QH", "discard TH", "discard 9H"}
+    assert legal_moves(game) == {"discard KH", "discard QH", "discard TH", "discard 9H"}
     play(game, "discard QH, discard TH, discard 9H")
     assert game.phase == PLAY
     assert hand_of(game, 0) == {"AH", "2H", "JH", "JD", "JK", "KH"}
@@ -178,14 +160,14 @@ def test_strict_follow_and_the_joker_is_the_lowest_trump() -> None:
     play(game, f"bid 3, {PASSES}, trump H")
     keep_dealt_hands(game, ORDER_HANDS)
     play(game, "play AS")
-    assert len(legal(game)) == 6  # seat 2 has no spade: anything
+    assert len(legal_moves(game)) == 6  # seat 2 has no spade: anything
     play(game, "play JK, play 2H")
-    assert legal(game) == {"play 2S"}  # seat 4 holds a spade: it must follow, it may not trump
+    assert legal_moves(game) == {"play 2S"}  # seat 4 holds a spade: it must follow, it may not trump
     play(game, "play 2S, play 3S, play 4S")
     assert trick_winners(game) == [3]  # the 2H beats the Joker
     play(game, "play TH")
     # a trump led: seat 4 must play a trump, and the Left Bauer is one; its diamond 2D is not
-    assert legal(game) == {"play JD", "play AH", "play KH", "play QH"}
+    assert legal_moves(game) == {"play JD", "play AH", "play KH", "play QH"}
     play(game, "play JD, play 9H, play 8H, play 7H, play 6H")
     assert trick_winners(game) == [3, 4]  # the Left Bauer beats the ten
 
@@ -203,11 +185,11 @@ def test_the_right_bauer_beats_the_left_and_the_left_is_no_diamond() -> None:
     play(game, f"bid 3, {PASSES}, trump H")
     keep_dealt_hands(game, hands)
     play(game, "play 2D")
-    assert len(legal(game)) == 6  # seat 2's only "diamond" is the Left Bauer, a trump: it is void
+    assert len(legal_moves(game)) == 6  # seat 2's only "diamond" is the Left Bauer, a trump: it is void
     play(game, "play 8C, play 3D, play 4D, play 5D, play 6D")
     assert trick_winners(game) == [0]
     play(game, "play TH, play JH")
-    assert legal(game) == {"play JD"}  # trump led: the Left Bauer must follow
+    assert legal_moves(game) == {"play JD"}  # trump led: the Left Bauer must follow
     play(game, "play JD, play 9H, play 8H, play 7H")
     assert trick_winners(game) == [0, 1]  # the Right Bauer beats the Left Bauer
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import format_action
 from smear_env.game import BID, PLAY, Game
-from tests.scripted import new_game, play, rest_of_deck
+from tests.scripted import deal_with_blinds, legal_moves, play, play_hand, play_tricks, trick_winners
 
 PRESET = "six_point"
 HEARTS = 2
@@ -42,29 +41,12 @@ WINNERS = [1, 1, 0, 0, 0, 0]
 
 def deal(hands: list[str] = HANDS, blinds: str = BLINDS, **kwargs: object) -> Game:
     """A game of ``hands``; the stock is the blinds on top, then the rest of the deck."""
-    stock = f"{blinds} {rest_of_deck(PRESET, ' '.join(hands) + ' ' + blinds)}"
-    return new_game(PRESET, hands=hands, stock=stock, **kwargs)  # type: ignore[arg-type]
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
+    return deal_with_blinds(PRESET, hands, blinds, **kwargs)  # type: ignore[arg-type]
 
 
 def main_hand(bid: int = 2, **kwargs: object) -> Game:
     kwargs.setdefault("single_hand", True)
-    game = deal(**kwargs)
-    play(game, f"bid {bid}, pass, pass, pass, " + DISCARDS)
-    play_tricks(game, TRICKS)
-    return game
+    return play_hand(deal(**kwargs), f"bid {bid}, pass, pass, pass, " + DISCARDS, TRICKS)
 
 
 # ------------------------------------------------------------------ bidding
@@ -72,7 +54,7 @@ def main_hand(bid: int = 2, **kwargs: object) -> Game:
 
 def test_bids_run_from_two_to_six():
     game = deal(single_hand=True)
-    assert legal(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid 5", "bid 6"}
+    assert legal_moves(game) == {"pass", "bid 2", "bid 3", "bid 4", "bid 5", "bid 6"}
 
 
 def test_all_pass_same_dealer_redeals():
@@ -89,7 +71,7 @@ def test_bidder_takes_and_discards_two_blinds():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass")
     assert game.hands[1].bit_count() == 8
-    assert {"discard 7D", "discard 8D"} <= legal(game)
+    assert {"discard 7D", "discard 8D"} <= legal_moves(game)
     play(game, DISCARDS)
     assert game.phase == PLAY and game.current_player == 1
     assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
@@ -102,7 +84,7 @@ def test_first_lead_sets_trump_and_may_not_be_a_joker():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     assert game.trump == -1
-    assert legal(game) == {"play AH", "play KH", "play 8C", "play 9C", "play TC"}
+    assert legal_moves(game) == {"play AH", "play KH", "play 8C", "play 9C", "play TC"}
     with pytest.raises(ValueError):
         game.apply_move("play JK")
     play(game, "play AH")
@@ -113,12 +95,12 @@ def test_a_joker_may_be_led_once_trump_is_set():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS[:2])
-    assert "play JK" in legal(game)
+    assert "play JK" in legal_moves(game)
     play(game, "play JK")
     # the joker led is a trump lead: seat 2 (no trump left) may play anything, seat 0 must trump
-    assert legal(game) == {f"play {c}" for c in "QC 9S TS JS".split()}
+    assert legal_moves(game) == {f"play {c}" for c in "QC 9S TS JS".split()}
     play(game, "play 9S, play 7S")
-    assert legal(game) == {"play TH", "play JH"}
+    assert legal_moves(game) == {"play TH", "play JH"}
 
 
 def test_jokers_are_trumps_that_rank_below_the_seven():
@@ -128,11 +110,11 @@ def test_jokers_are_trumps_that_rank_below_the_seven():
     game = deal(hands, blinds="7C 9D", single_hand=True)
     play(game, "bid 2, pass, pass, pass, discard 7C, discard 9D, play 7H")
     assert game.trump == HEARTS
-    assert legal(game) == {"play JK2"}  # trump led must be followed: the joker is a trump
+    assert legal_moves(game) == {"play JK2"}  # trump led must be followed: the joker is a trump
     play(game, "play JK2")
-    assert legal(game) == {"play JK"}
+    assert legal_moves(game) == {"play JK"}
     play(game, "play JK, play AC")
-    assert winners(game) == [1]
+    assert trick_winners(game) == [1]
 
 
 def test_of_two_jokers_the_first_played_wins():
@@ -142,7 +124,7 @@ def test_of_two_jokers_the_first_played_wins():
     play_tricks(game, ["AH 8H 9H TH"])
     # seat 1 leads a club: seats 2 and 3 are void and trump with the jokers, the second joker first
     play_tricks(game, ["8C JK2 JK KC"])
-    assert winners(game) == [1, 2]
+    assert trick_winners(game) == [1, 2]
 
 
 def test_follow_or_trump_when_a_plain_suit_is_led():
@@ -151,7 +133,7 @@ def test_follow_or_trump_when_a_plain_suit_is_led():
     play_tricks(game, TRICKS[:1])
     play(game, "play 8C, play QC")
     # seat 3 holds 9H (trump), 7C AC KC and 7S: it must follow clubs or trump, not throw the spade
-    assert legal(game) == {"play 9H", "play 7C", "play AC", "play KC"}
+    assert legal_moves(game) == {"play 9H", "play 7C", "play AC", "play KC"}
 
 
 # ------------------------------------------------------------------ scoring
@@ -159,7 +141,7 @@ def test_follow_or_trump_when_a_plain_suit_is_led():
 
 def test_trick_winners_with_jokers_lowest():
     game = main_hand()
-    assert winners(game) == WINNERS
+    assert trick_winners(game) == WINNERS
 
 
 def test_scoring_low_ignores_jokers_and_jokers_score_when_captured():

@@ -16,34 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import format_action
-from smear_env.cards import cards_of, format_card
 from smear_env.game import BID, DISCARD, OVER, PLAY, Deal, Game
 from smear_env.rules import get_rules
-from tests.scripted import new_game, play
+from tests.scripted import discard_cards, hand_of, legal_moves, new_game, play, play_hand, trick_winners
 
 PRESET = "smear"
-
-
-def discard(game: Game, discards: list[str]) -> None:
-    play(game, ", ".join(f"discard {card}" for cards in discards for card in cards.split()))
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return {format_card(c) for c in cards_of(game.hands[seat])}
-
-
-def trick_winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
 
 
 # The main deal (the jokers, KH and others are among the 18 unused cards). Seat 1 bids; its team
@@ -68,17 +45,14 @@ WINNERS = [1, 2, 0, 0, 1, 1]
 
 def main_hand(bid: int, hands: list[str] = HANDS, tricks: list[str] = TRICKS, **kwargs: object) -> Game:
     game = new_game(PRESET, hands=hands, **kwargs)  # type: ignore[arg-type]
-    play(game, f"bid {bid}, pass, pass, pass, trump H")
-    discard(game, DISCARDS)
-    play_tricks(game, tricks)
-    return game
+    return play_hand(game, f"bid {bid}, pass, pass, pass, trump H", tricks, discards=DISCARDS)
 
 
 def test_bids_run_from_2_to_4_and_must_rise() -> None:
     game = new_game(PRESET, hands=HANDS)
-    assert legal(game) == {"pass", "bid 2", "bid 3", "bid 4"}
+    assert legal_moves(game) == {"pass", "bid 2", "bid 3", "bid 4"}
     play(game, "bid 3")
-    assert legal(game) == {"pass", "bid 4"}
+    assert legal_moves(game) == {"pass", "bid 4"}
 
 
 def test_all_pass_the_same_dealer_redeals() -> None:
@@ -96,13 +70,13 @@ def test_everyone_discards_exactly_three_and_no_trump() -> None:
     play(game, "bid 2, pass, pass, pass, trump H")
     assert game.phase == DISCARD and game.current_player == 1  # discards start left of the dealer
     # seat 1 holds AH and 6H: only its seven non-trumps may go, and there is no stopping early
-    assert legal(game) == {f"discard {c}" for c in "KS 2C AD KD 4C 5C 6C".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "KS 2C AD KD 4C 5C 6C".split()}
     play(game, "discard 4C, discard 5C")
     assert game.current_player == 1
     play(game, "discard 6C")
     assert game.current_player == 2
     assert hand_of(game, 1) == {"AH", "KS", "6H", "2C", "AD", "KD"}
-    discard(game, DISCARDS[1:])
+    discard_cards(game, DISCARDS[1:])
     assert game.phase == PLAY
     assert game.discard_counts == [3, 3, 3, 3]
     assert game.drawn_counts == [0, 0, 0, 0]
@@ -117,9 +91,9 @@ def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trump
     ]
     game = new_game(PRESET, hands=hands)
     play(game, "bid 4, pass, pass, pass, trump H")
-    assert legal(game) == {"discard 2C"}
+    assert legal_moves(game) == {"discard 2C"}
     play(game, "discard 2C")
-    assert legal(game) == {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2".split()}
     play(game, "discard 9H, discard TH")
     assert game.current_player == 2
     assert hand_of(game, 1) == {"AH", "KH", "QH", "JH", "JK", "JK2"}
@@ -128,16 +102,16 @@ def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trump
 def test_follow_or_trump() -> None:
     game = new_game(PRESET, hands=HANDS)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, DISCARDS)
+    discard_cards(game, DISCARDS)
     play(game, "play AH")
-    assert legal(game) == {"play 3H", "play JH"}  # trump led: trump must be followed
+    assert legal_moves(game) == {"play 3H", "play JH"}  # trump led: trump must be followed
     play(game, "play 3H, play 2H, play 4H, play KS")
     # spade led: seat 2 plays a spade or a trump, never its clubs or diamonds
-    assert legal(game) == {"play AS", "play JH"}
+    assert legal_moves(game) == {"play AS", "play JH"}
     play(game, "play AS")
-    assert legal(game) == {"play 2S", "play 5H"}
+    assert legal_moves(game) == {"play 2S", "play 5H"}
     play(game, "play 2S")
-    assert legal(game) == {"play 3S", "play QH"}
+    assert legal_moves(game) == {"play 3S", "play QH"}
 
 
 @pytest.mark.parametrize("first, second", [("JK", "JK2"), ("JK2", "JK")])
@@ -150,17 +124,17 @@ def test_jokers_rank_above_the_ten_the_first_played_wins_and_there_is_no_jick(fi
     ]
     game = new_game(PRESET, hands=hands)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, ["2S 3S 4S", "5S 6S TC", "JC QC KC", "AC 4D 5D"])
+    discard_cards(game, ["2S 3S 4S", "5S 6S TC", "JC QC KC", "AC 4D 5D"])
     play(game, "play TH")
-    assert legal(game) == {f"play {first}"}  # a joker is a trump and must follow the trump lead
+    assert legal_moves(game) == {f"play {first}"}  # a joker is a trump and must follow the trump lead
     play(game, f"play {first}")
-    assert legal(game) == {f"play {second}"}  # the JD is not a trump
+    assert legal_moves(game) == {f"play {second}"}  # the JD is not a trump
     play(game, f"play {second}, play 9H")
     assert trick_winners(game) == [2]  # the first joker played beats the second, and the ten
     play(game, "play 2D")
-    assert legal(game) == {"play JD"}  # the JD is a diamond: it must follow
+    assert legal_moves(game) == {"play JD"}  # the JD is a diamond: it must follow
     play(game, "play JD")
-    assert legal(game) == {"play 2H", "play TS", "play 9S", "play 8S", "play 7S"}  # void: anything
+    assert legal_moves(game) == {"play 2H", "play TS", "play 9S", "play 8S", "play 7S"}  # void: anything
     play(game, "play 2H, play 3D")
     assert trick_winners(game) == [2, 0]  # the 2H trumps the JD
 
@@ -174,9 +148,9 @@ def test_the_jack_beats_a_joker() -> None:
     ]
     game = new_game(PRESET, hands=hands)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, ["7D 8D 9D", "7S 8S 9S", "JC QC KC", "7C 8C 9C"])
+    discard_cards(game, ["7D 8D 9D", "7S 8S 9S", "JC QC KC", "7C 8C 9C"])
     play(game, "play JK")
-    assert legal(game) == {"play TH"}
+    assert legal_moves(game) == {"play TH"}
     play(game, "play TH, play JH, play 2H")
     assert trick_winners(game) == [3]
 
@@ -258,9 +232,7 @@ def ten_hand_match() -> Game:
 
 
 def play_main_hand(game: Game) -> None:
-    play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, DISCARDS)
-    play_tricks(game, TRICKS)
+    play_hand(game, "bid 2, pass, pass, pass, trump H", TRICKS, discards=DISCARDS)
 
 
 def test_the_match_lasts_ten_hands_and_equal_totals_are_a_draw() -> None:

@@ -17,62 +17,27 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import DISCARD_BASE, DONE, format_action
-from smear_env.cards import cards_of, format_card, format_cards, parse_cards
+from smear_env.cards import cards_of, format_card
 from smear_env.game import BID, DISCARD, OVER, PLAY, Game
-from smear_env.rules import get_rules
-from tests.scripted import new_game, play, rest_of_deck
+from tests.scripted import (
+    deal_keeping,
+    discard_down,
+    hand_of,
+    legal_moves,
+    new_game,
+    play,
+    play_hand,
+    play_tricks,
+    rest_of_deck,
+    trick_winners,
+)
 
 PRESET = "ten_point"
-TRUMPS_H = set(parse_cards("AH KH QH JH JD JK JK2 TH 9H 8H 7H 6H 5H 4H 3H 2H"))
 
 
 def deal(keeps: list[str], dealer: int = 0, **kwargs: object) -> Game:
-    """A game whose seats keep ``keeps[seat]`` (6 cards each) for play.
-
-    Each seat is dealt its six kept cards plus four low non-trump (hearts trump) filler cards it
-    will discard; every other card is in the stock, which the bidder takes.
-    """
-    rules = get_rules(PRESET)
-    kept = set(parse_cards(" ".join(keeps)))
-    pool = [c for c in rules.deck if c not in kept and c not in TRUMPS_H]
-    extra = rules.hand_size - 6
-    hands = [f"{keep} {format_cards(pool[i * extra : (i + 1) * extra])}" for i, keep in enumerate(keeps)]
-    stock = rest_of_deck(PRESET, " ".join(hands))
-    return new_game(PRESET, hands=hands, stock=stock, dealer=dealer, **kwargs)  # type: ignore[arg-type]
-
-
-def discard_down(game: Game, keeps: list[str | None]) -> None:
-    """Each seat on turn discards, one legal card at a time, every card it does not keep.
-
-    Stops at a seat whose keep is ``None``, or that holds only cards it may not discard.
-    """
-    while game.phase == DISCARD:
-        seat = game.current_player
-        if keeps[seat] is None:
-            return
-        keep = set(parse_cards(keeps[seat]))
-        choices = [a for a in game.legal_actions() if DISCARD_BASE <= a < DONE and a - DISCARD_BASE not in keep]
-        if not choices:
-            return
-        game.apply(choices[0])
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return {format_card(c) for c in cards_of(game.hands[seat])}
-
-
-def trick_winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
+    """A game whose seats keep ``keeps[seat]`` plus four filler cards each; the rest is the stock."""
+    return deal_keeping(PRESET, keeps, dealer, **kwargs)  # type: ignore[arg-type]
 
 
 # The main deal: seat 1 bids; its team (1, 3) takes High, Jick and the Trey; team 0 takes Low, Jack,
@@ -95,18 +60,14 @@ WINNERS = [3, 3, 0, 0, 0, 0]
 
 
 def main_hand(bid: int, **kwargs: object) -> Game:
-    game = deal(KEEPS, **kwargs)
-    play(game, f"bid {bid}, pass, pass, pass, trump H")
-    discard_down(game, KEEPS)
-    play_tricks(game, TRICKS)
-    return game
+    return play_hand(deal(KEEPS, **kwargs), f"bid {bid}, pass, pass, pass, trump H", TRICKS, keeps=KEEPS)
 
 
 def test_bids_run_from_4_to_10_and_must_rise() -> None:
     game = deal(KEEPS)
-    assert legal(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
+    assert legal_moves(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
     play(game, "bid 5")
-    assert legal(game) == {"pass"} | {f"bid {n}" for n in range(6, 11)}
+    assert legal_moves(game) == {"pass"} | {f"bid {n}" for n in range(6, 11)}
     with pytest.raises(ValueError):
         play(game, "bid 5")
 
@@ -154,21 +115,21 @@ def forced_game() -> Game:
 def test_no_trump_is_discarded_while_a_non_trump_is_held() -> None:
     game = forced_game()
     # the bidder holds no trump: any of its 24 cards may go
-    assert len(legal(game)) == 24
+    assert len(legal_moves(game)) == 24
     discard_down(game, [None, "AS KS QS AC KC QC", None, None])
     # seat 2: the two clubs first, then (only trumps left) any trump, the Jick and a Joker included
     assert game.current_player == 2
-    assert legal(game) == {"discard 2C", "discard 3C"}
+    assert legal_moves(game) == {"discard 2C", "discard 3C"}
     play(game, "discard 2C, discard 3C")
-    assert legal(game) == {f"discard {c}" for c in "AH KH QH JH JD JK JK2 TH".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "AH KH QH JH JD JK JK2 TH".split()}
     play(game, "discard TH, discard JK2")
     assert game.current_player == 3
-    assert len(legal(game)) == 10
+    assert len(legal_moves(game)) == 10
     play(game, "discard 4D, discard 5D, discard 6D, discard 7D")
     assert game.current_player == 0
-    assert legal(game) == {"discard 4C", "discard 5C"}
+    assert legal_moves(game) == {"discard 4C", "discard 5C"}
     play(game, "discard 4C, discard 5C")
-    assert len(legal(game)) == 8
+    assert len(legal_moves(game)) == 8
     play(game, "discard 2H, discard 3H")
     assert game.phase == PLAY
     assert hand_of(game, 2) == {"AH", "KH", "QH", "JH", "JD", "JK"}
@@ -179,7 +140,7 @@ def test_a_bidder_without_trump_may_lead_any_card() -> None:
     game = forced_game()
     discard_down(game, ["9H 8H 7H 6H 5H 4H", "AS KS QS AC KC QC", "AH KH QH JH JD JK", "AD KD QD TD 9D 8D"])
     assert game.phase == PLAY and game.current_player == 1
-    assert legal(game) == {f"play {c}" for c in "AS KS QS AC KC QC".split()}
+    assert legal_moves(game) == {f"play {c}" for c in "AS KS QS AC KC QC".split()}
 
 
 def test_bidder_must_lead_trump_to_the_first_trick_only() -> None:
@@ -187,12 +148,12 @@ def test_bidder_must_lead_trump_to_the_first_trick_only() -> None:
     play(game, "bid 5, pass, pass, pass, trump H")
     discard_down(game, KEEPS)
     assert game.current_player == 1
-    assert legal(game) == {"play JD", "play 5H", "play 7H", "play JK2"}  # the Jick and a Joker are trumps
+    assert legal_moves(game) == {"play JD", "play 5H", "play 7H", "play JK2"}  # the Jick and a Joker are trumps
     with pytest.raises(ValueError):
         play(game, "play TS")
     play_tricks(game, TRICKS[:1])
     assert game.current_player == 3
-    assert legal(game) == {"play AH", "play JK", "play TH", "play 3S", "play KC"}  # later leads are free
+    assert legal_moves(game) == {"play AH", "play JK", "play TH", "play 3S", "play KC"}  # later leads are free
 
 
 FOLLOW_KEEPS = [
@@ -209,21 +170,21 @@ def test_follow_or_trump_and_trump_led_must_be_followed() -> None:
     discard_down(game, FOLLOW_KEEPS)
     play(game, "play AH")
     # trump led: a trump must be played; the Jick is a trump, the 3D and AS are not
-    assert legal(game) == {"play 3H", "play JD", "play 6H", "play 7H"}
+    assert legal_moves(game) == {"play 3H", "play JD", "play 6H", "play 7H"}
     play(game, "play 3H")
-    assert legal(game) == {"play 4H", "play 8H", "play 9H", "play TH"}
+    assert legal_moves(game) == {"play 4H", "play 8H", "play 9H", "play TH"}
     play(game, "play 4H")
-    assert legal(game) == {"play 5H", "play JK", "play JK2", "play 2H"}
+    assert legal_moves(game) == {"play 5H", "play JK", "play JK2", "play 2H"}
     play(game, "play 5H")
     assert trick_winners(game) == [1]
     play(game, "play 2D")
     # a diamond led: seat 2 may follow with the 3D or play any trump, but not the AS
-    assert legal(game) == {"play 3D", "play JD", "play 6H", "play 7H"}
+    assert legal_moves(game) == {"play 3D", "play JD", "play 6H", "play 7H"}
     play(game, "play JD")
     # seats 3 and 0 hold no diamond: anything goes
-    assert legal(game) == {"play 8H", "play 9H", "play TH", "play 2C", "play 2S"}
+    assert legal_moves(game) == {"play 8H", "play 9H", "play TH", "play 2C", "play 2S"}
     play(game, "play 2S")
-    assert legal(game) == {"play JK", "play JK2", "play 2H", "play 3S", "play 4S"}
+    assert legal_moves(game) == {"play JK", "play JK2", "play 2H", "play 3S", "play 4S"}
     play(game, "play 3S")
     assert trick_winners(game) == [1, 2]  # the Jick trumps the diamond lead
 
@@ -344,7 +305,7 @@ def test_forced_trump_discards_are_free_to_include_scoring_trumps() -> None:
     keeps_with_trumps[1] = "AH KH QH JD JK TH JH 3H 2H"
     discard_down(game, keeps_with_trumps)  # stops when the bidder holds only its nine trumps
     assert game.current_player == 1
-    assert legal(game) == {f"discard {c}" for c in "AH KH QH JH JD JK TH 3H 2H".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "AH KH QH JH JD JK TH 3H 2H".split()}
 
 
 def test_game_tie_goes_to_nobody() -> None:

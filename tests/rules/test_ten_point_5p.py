@@ -17,29 +17,26 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import DISCARD_BASE, DONE, format_action
-from smear_env.cards import cards_of, format_card, format_cards, parse_cards
+from smear_env.cards import cards_of, format_card
 from smear_env.game import BID, CALL, DISCARD, OVER, PLAY, Game
-from smear_env.rules import get_rules
-from tests.scripted import new_game, play
+from tests.scripted import (
+    deal_keeping,
+    discard_down,
+    legal_moves,
+    new_game,
+    play,
+    play_hand,
+    play_tricks,
+    trick_winners,
+)
 
 PRESET = "ten_point_5p"
-TRUMPS_H = set(parse_cards("AH KH QH JH JD JK JK2 TH 9H 8H 7H 6H 5H 4H 3H 2H"))
 PASSES = "pass, pass, pass, pass"  # the four seats after seat 1
 
 
 def deal(keeps: list[str], dealer: int = 0, **kwargs: object) -> Game:
-    """A game whose seats keep ``keeps[seat]`` (6 cards each) for play.
-
-    Each seat is dealt its six kept cards plus four low non-trump (hearts trump) filler cards it
-    will discard; the cards left over (the 4 unused) are not dealt.
-    """
-    rules = get_rules(PRESET)
-    kept = set(parse_cards(" ".join(keeps)))
-    pool = [c for c in rules.deck if c not in kept and c not in TRUMPS_H]
-    extra = rules.hand_size - 6
-    hands = [f"{keep} {format_cards(pool[i * extra : (i + 1) * extra])}" for i, keep in enumerate(keeps)]
-    return new_game(PRESET, hands=hands, dealer=dealer, **kwargs)  # type: ignore[arg-type]
+    """A game whose seats keep ``keeps[seat]`` plus four filler cards each; the 4 unused are not dealt."""
+    return deal_keeping(PRESET, keeps, dealer, rest_as_stock=False, **kwargs)  # type: ignore[arg-type]
 
 
 def undealt(game: Game) -> set[str]:
@@ -47,35 +44,6 @@ def undealt(game: Game) -> set[str]:
     for mask in game.dealt:
         dealt |= mask
     return {format_card(c) for c in game.rules.deck if not dealt >> c & 1}
-
-
-def discard_down(game: Game, keeps: list[str | None]) -> None:
-    """Each seat on turn discards, one legal card at a time, every card it does not keep.
-
-    Stops at a seat whose keep is ``None``, or that holds only cards it may not discard.
-    """
-    while game.phase == DISCARD:
-        seat = game.current_player
-        if keeps[seat] is None:
-            return
-        keep = set(parse_cards(keeps[seat]))
-        choices = [a for a in game.legal_actions() if DISCARD_BASE <= a < DONE and a - DISCARD_BASE not in keep]
-        if not choices:
-            return
-        game.apply(choices[0])
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def trick_winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
 
 
 # The main deal: seat 1 calls the KH, held by seat 3, who becomes its partner (side 1).
@@ -98,18 +66,14 @@ WINNERS = [3, 0, 2, 2, 2, 2]
 
 
 def main_hand(bid: int, **kwargs: object) -> Game:
-    game = deal(KEEPS, **kwargs)
-    play(game, f"bid {bid}, {PASSES}, trump H, call KH")
-    discard_down(game, KEEPS)
-    play_tricks(game, TRICKS)
-    return game
+    return play_hand(deal(KEEPS, **kwargs), f"bid {bid}, {PASSES}, trump H, call KH", TRICKS, keeps=KEEPS)
 
 
 def test_bids_run_from_4_to_10_and_must_rise() -> None:
     game = deal(KEEPS)
-    assert legal(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
+    assert legal_moves(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
     play(game, "bid 9")
-    assert legal(game) == {"pass", "bid 10"}
+    assert legal_moves(game) == {"pass", "bid 10"}
 
 
 def test_all_pass_the_same_dealer_redeals() -> None:
@@ -127,7 +91,7 @@ def test_the_bidder_may_call_any_trump_but_its_own_and_the_trey() -> None:
     play(game, f"bid 5, {PASSES}, trump H")
     assert game.phase == CALL and game.current_player == 1
     # seat 1 holds JD 6H 8H: every other trump but the 3H may be called, jokers included
-    assert legal(game) == {f"call {c}" for c in "AH KH QH JH JK JK2 TH 9H 7H 5H 4H 2H".split()}
+    assert legal_moves(game) == {f"call {c}" for c in "AH KH QH JH JK JK2 TH 9H 7H 5H 4H 2H".split()}
     for card in ("JD", "6H", "3H", "AS"):
         with pytest.raises(ValueError):
             play(game, f"call {card}")
@@ -150,14 +114,14 @@ def test_bidder_leads_trump_and_the_partner_must_play_the_called_card() -> None:
     game = deal(KEEPS)
     play(game, f"bid 5, {PASSES}, trump H, call KH")
     discard_down(game, KEEPS)
-    assert legal(game) == {"play JD", "play 6H", "play 8H"}
+    assert legal_moves(game) == {"play JD", "play 6H", "play 8H"}
     play(game, "play JD, play 3H")
     assert game.current_player == 3
-    assert legal(game) == {"play KH"}  # not the JK or the 9H, though they are trumps too
+    assert legal_moves(game) == {"play KH"}  # not the JK or the 9H, though they are trumps too
     with pytest.raises(ValueError):
         play(game, "play JK")
     play(game, "play KH")
-    assert legal(game) == {"play 4H", "play 2H", "play JK2"}
+    assert legal_moves(game) == {"play 4H", "play 2H", "play JK2"}
 
 
 def test_the_partner_may_not_discard_the_called_card() -> None:
@@ -173,10 +137,10 @@ def test_the_partner_may_not_discard_the_called_card() -> None:
     assert game.partner == 3
     play(game, "discard 2D, discard 3D, discard 4D, discard 5D, discard 2S, discard 3S, discard 4S, discard 5S")
     assert game.current_player == 3
-    assert legal(game) == {"discard QC", "discard KC"}
+    assert legal_moves(game) == {"discard QC", "discard KC"}
     play(game, "discard QC, discard KC")
     # forced to discard trumps: any but the called KH, which must reach the first trick
-    assert legal(game) == {f"discard {c}" for c in "QH JH JD JK JK2 TH 9H".split()}
+    assert legal_moves(game) == {f"discard {c}" for c in "QH JH JD JK JK2 TH 9H".split()}
 
 
 def test_partners_share_a_side_and_are_set_together() -> None:
@@ -227,7 +191,7 @@ def test_a_called_card_nobody_holds_leaves_the_bidder_alone() -> None:
     assert game.partner == -1
     discard_down(game, ALONE_KEEPS)
     play(game, "play JD, play 3H")
-    assert legal(game) == {"play KH", "play JK"}  # no called card to force
+    assert legal_moves(game) == {"play KH", "play JK"}  # no called card to force
     play_tricks(game, ["KH 4H 5H"] + ALONE_TRICKS[1:])
     assert trick_winners(game) == WINNERS
     result = game.hand_results[-1]

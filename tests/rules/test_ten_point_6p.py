@@ -14,59 +14,16 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.actions import DISCARD_BASE, DONE, format_action
-from smear_env.cards import format_cards, parse_cards
-from smear_env.game import BID, DISCARD, OVER, PLAY, Game
-from smear_env.rules import get_rules
-from tests.scripted import new_game, play, rest_of_deck
+from smear_env.game import BID, OVER, PLAY, Game
+from tests.scripted import deal_keeping, discard_down, legal_moves, play, play_hand, play_tricks, trick_winners
 
 PRESET = "ten_point_6p"
-TRUMPS_H = set(parse_cards("AH KH QH JH JD JK JK2 TH 9H 8H 7H 6H 5H 4H 3H 2H"))
 PASSES = "pass, pass, pass, pass, pass"  # the five seats after seat 1
 
 
 def deal(keeps: list[str], dealer: int = 0, **kwargs: object) -> Game:
-    """A game whose seats keep ``keeps[seat]`` (6 cards each) for play.
-
-    Each seat is dealt its six kept cards plus two low non-trump (hearts trump) filler cards it
-    will discard; every other card is in the stock, which the bidder takes.
-    """
-    rules = get_rules(PRESET)
-    kept = set(parse_cards(" ".join(keeps)))
-    pool = [c for c in rules.deck if c not in kept and c not in TRUMPS_H]
-    extra = rules.hand_size - 6
-    hands = [f"{keep} {format_cards(pool[i * extra : (i + 1) * extra])}" for i, keep in enumerate(keeps)]
-    stock = rest_of_deck(PRESET, " ".join(hands))
-    return new_game(PRESET, hands=hands, stock=stock, dealer=dealer, **kwargs)  # type: ignore[arg-type]
-
-
-def discard_down(game: Game, keeps: list[str | None]) -> None:
-    """Each seat on turn discards, one legal card at a time, every card it does not keep.
-
-    Stops at a seat whose keep is ``None``, or that holds only cards it may not discard.
-    """
-    while game.phase == DISCARD:
-        seat = game.current_player
-        if keeps[seat] is None:
-            return
-        keep = set(parse_cards(keeps[seat]))
-        choices = [a for a in game.legal_actions() if DISCARD_BASE <= a < DONE and a - DISCARD_BASE not in keep]
-        if not choices:
-            return
-        game.apply(choices[0])
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def trick_winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
+    """A game whose seats keep ``keeps[seat]`` plus two filler cards each; the rest is the stock."""
+    return deal_keeping(PRESET, keeps, dealer, **kwargs)  # type: ignore[arg-type]
 
 
 # The main deal: seat 1 bids; team 1 (seats 1, 3, 5) takes High, Jick, a Joker and the Trey (6);
@@ -91,18 +48,14 @@ WINNERS = [3, 3, 0, 0, 0, 1]
 
 
 def main_hand(bid: int, **kwargs: object) -> Game:
-    game = deal(KEEPS, **kwargs)
-    play(game, f"bid {bid}, {PASSES}, trump H")
-    discard_down(game, KEEPS)
-    play_tricks(game, TRICKS)
-    return game
+    return play_hand(deal(KEEPS, **kwargs), f"bid {bid}, {PASSES}, trump H", TRICKS, keeps=KEEPS)
 
 
 def test_bids_run_from_4_to_10_and_must_rise() -> None:
     game = deal(KEEPS)
-    assert legal(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
+    assert legal_moves(game) == {"pass"} | {f"bid {n}" for n in range(4, 11)}
     play(game, "bid 7")
-    assert legal(game) == {"pass", "bid 8", "bid 9", "bid 10"}
+    assert legal_moves(game) == {"pass", "bid 8", "bid 9", "bid 10"}
 
 
 def test_all_pass_the_same_dealer_redeals() -> None:
@@ -134,7 +87,7 @@ def test_no_trump_is_discarded_while_a_non_trump_is_held() -> None:
     discard_down(game, [None, KEEPS[1], None, None, None, None])
     assert game.current_player == 2
     # seat 2 holds 3H 9H 3C QS 4C TD and two filler cards: only the non-trumps may go
-    options = legal(game)
+    options = legal_moves(game)
     assert {"discard 3C", "discard QS", "discard 4C", "discard TD"} <= options
     assert len(options) == 6
     assert "discard 3H" not in options and "discard 9H" not in options
@@ -145,7 +98,7 @@ def test_bidder_must_lead_trump_to_the_first_trick() -> None:
     play(game, f"bid 6, {PASSES}, trump H")
     discard_down(game, KEEPS)
     assert game.current_player == 1
-    assert legal(game) == {"play JD", "play 8H"}
+    assert legal_moves(game) == {"play JD", "play 8H"}
 
 
 def test_a_side_suit_led_must_be_followed_by_a_player_without_trump() -> None:
@@ -155,7 +108,7 @@ def test_a_side_suit_led_must_be_followed_by_a_player_without_trump() -> None:
     play_tricks(game, TRICKS[:3])
     play(game, "play AS")
     # seat 1 holds KS TC AD and no trump: it must follow spades
-    assert legal(game) == {"play KS"}
+    assert legal_moves(game) == {"play KS"}
 
 
 def test_every_category_scored_and_the_bid_made() -> None:

@@ -13,11 +13,9 @@ Seats 0..3 clockwise, team = seat % 2; dealer 0, so seat 1 bids first and seat 0
 
 from __future__ import annotations
 
-from smear_env.actions import format_action
-from smear_env.cards import cards_of, format_cards
 from smear_env.game import BID, DISCARD, PLAY, Game
 from smear_env.rules import get_rules
-from tests.scripted import new_game, play
+from tests.scripted import discard_cards, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
 
 PRESET = "ten_point_midwest"
 HEARTS = 2
@@ -50,35 +48,11 @@ def deal(hands: list[str] = HANDS, **kwargs: object) -> Game:
     return new_game(PRESET, hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
-def discard(game: Game, discards: list[str] = DISCARDS) -> None:
-    play(game, ", ".join(f"discard {card}" for cards in discards for card in cards.split()))
-
-
-def play_tricks(game: Game, tricks: list[str]) -> None:
-    for trick in tricks:
-        play(game, ", ".join(f"play {card}" for card in trick.split()))
-
-
-def legal(game: Game) -> set[str]:
-    return {format_action(a) for a in game.legal_actions()}
-
-
-def winners(game: Game) -> list[int]:
-    return [winner for _, _, winner in game.tricks]
-
-
-def hand_of(game: Game, seat: int) -> set[str]:
-    return set(format_cards(cards_of(game.hands[seat])).split())
-
-
 def main_hand(bid: int = 6, scores: list[int] | None = None, **kwargs: object) -> Game:
     game = deal(**kwargs)
     if scores is not None:
         game.scores = scores
-    play(game, f"bid {bid}, pass, pass, pass, trump H")
-    discard(game)
-    play_tricks(game, TRICKS)
-    return game
+    return play_hand(game, f"bid {bid}, pass, pass, pass, trump H", TRICKS, discards=DISCARDS)
 
 
 # ------------------------------------------------------------------ bidding
@@ -86,7 +60,7 @@ def main_hand(bid: int = 6, scores: list[int] | None = None, **kwargs: object) -
 
 def test_bids_run_from_two_to_ten():
     game = deal(single_hand=True)
-    assert legal(game) == {"pass"} | {f"bid {n}" for n in range(2, 11)}
+    assert legal_moves(game) == {"pass"} | {f"bid {n}" for n in range(2, 11)}
 
 
 def test_all_pass_same_dealer_redeals():
@@ -105,11 +79,11 @@ def test_everyone_discards_to_six_with_free_choice():
     play(game, "bid 6, pass, pass, pass, trump H")
     assert game.phase == DISCARD and game.current_player == 1
     # any of the ten cards, scoring trumps included
-    assert legal(game) == {f"discard {c}" for c in HANDS[1].split()}
-    discard(game, DISCARDS[:2])
+    assert legal_moves(game) == {f"discard {c}" for c in HANDS[1].split()}
+    discard_cards(game, DISCARDS[:2])
     assert game.current_player == 3
-    assert {"discard 7H", "discard 8H", "discard JH", "discard JK2"} <= legal(game)
-    discard(game, DISCARDS[2:])
+    assert {"discard 7H", "discard 8H", "discard JH", "discard JK2"} <= legal_moves(game)
+    discard_cards(game, DISCARDS[2:])
     assert game.phase == PLAY and game.current_player == 1
     assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
 
@@ -120,25 +94,25 @@ def test_everyone_discards_to_six_with_free_choice():
 def test_bidder_must_lead_trump_to_the_first_trick():
     game = deal(single_hand=True)
     play(game, "bid 6, pass, pass, pass, trump H")
-    discard(game)
-    assert legal(game) == {"play 2H", "play AH"}
+    discard_cards(game, DISCARDS)
+    assert legal_moves(game) == {"play 2H", "play AH"}
 
 
 def test_bidder_without_trump_may_lead_anything():
     game = deal(single_hand=True)
     play(game, "bid 6, pass, pass, pass, trump H")
-    discard(game, ["2H AH 5D 6D", *DISCARDS[1:]])
-    assert legal(game) == {f"play {c}" for c in "AC 9S 9D KC 7D 8D".split()}
+    discard_cards(game, ["2H AH 5D 6D", *DISCARDS[1:]])
+    assert legal_moves(game) == {f"play {c}" for c in "AC 9S 9D KC 7D 8D".split()}
 
 
 def test_trump_led_must_be_followed_and_the_jick_is_trump():
     game = deal(single_hand=True)
     play(game, "bid 6, pass, pass, pass, trump H")
-    discard(game)
+    discard_cards(game, DISCARDS)
     play(game, "play 2H")
-    assert legal(game) == {"play JD", "play 5H"}  # seat 2 holds QC 8S 2D KS too
+    assert legal_moves(game) == {"play JD", "play 5H"}  # seat 2 holds QC 8S 2D KS too
     play(game, "play JD")
-    assert legal(game) == {"play 4H", "play JH", "play JK2"}
+    assert legal_moves(game) == {"play 4H", "play JH", "play JK2"}
 
 
 FOLLOW_HANDS = [
@@ -153,11 +127,11 @@ FOLLOW_DISCARDS = ["4C 5C 6C 7C", "8C 9C 3C 2D", "6D 7D 8D 9D", "QD KD AD 3S"]
 def test_follow_or_trump_when_a_plain_suit_is_led():
     game = deal(FOLLOW_HANDS, single_hand=True)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, FOLLOW_DISCARDS)
+    discard_cards(game, FOLLOW_DISCARDS)
     play_tricks(game, ["AH 2H 4H 5H"])
     play(game, "play AC")
     # seat 2 holds 2C, the 3H (trump) and diamonds: it may follow clubs or trump, not throw a diamond
-    assert legal(game) == {"play 2C", "play 3H"}
+    assert legal_moves(game) == {"play 2C", "play 3H"}
 
 
 # ------------------------------------------------------------------ trump order and scoring
@@ -165,7 +139,7 @@ def test_follow_or_trump_when_a_plain_suit_is_led():
 
 def test_trick_winners_jick_above_jokers():
     game = main_hand(single_hand=True)
-    assert winners(game) == WINNERS
+    assert trick_winners(game) == WINNERS
 
 
 def test_scoring_all_ten_point_categories_and_game_tie_to_low_side():
@@ -204,7 +178,7 @@ def test_high_is_the_ace_and_not_awarded_when_the_ace_is_discarded():
     hands = [HANDS[0], "2H AH KH AC 9S 9D KC 5D 6D 7D", HANDS[2], HANDS[3]]
     game = deal(hands, single_hand=True)
     play(game, "bid 2, pass, pass, pass, trump H")
-    discard(game, ["AH 5D 6D 7D", *DISCARDS[1:]])
+    discard_cards(game, ["AH 5D 6D 7D", *DISCARDS[1:]])
     play_tricks(game, ["2H JD 4H JK", "5H JH 3H KH", *TRICKS[2:]])
     result = game.hand_results[-1]
     # no High; Game is now team 0's outright, 18 to 17
@@ -269,10 +243,10 @@ def test_three_players_each_score_alone():
     ]
     game = new_game(PRESET, hands=hands, num_players=3, single_hand=True)
     play(game, "bid 4, pass, pass, trump H")
-    discard(game, ["2D 3D 4D 5D", "6D 7D 8D 9D", "2C 3C 4C 6C"])
-    assert legal(game) == {"play AH", "play 2H"}
+    discard_cards(game, ["2D 3D 4D 5D", "6D 7D 8D 9D", "2C 3C 4C 6C"])
+    assert legal_moves(game) == {"play AH", "play 2H"}
     play_tricks(game, ["AH 3H 4H", "2H KH JH", "AC 5C KC", "7C JK QC", "TS 9S 7S", "5S 8S 6S"])
-    assert winners(game) == [1, 2, 2, 0, 0, 1]
+    assert trick_winners(game) == [1, 2, 2, 0, 0, 1]
     result = game.hand_results[-1]
     # High: seat 1. Trey: the 3H captured by seat 1 (3). Low: the 2H, captured by seat 2.
     # Jack: seat 2. Joker: seat 0. Game: seat 0 with 12 card points (seat 2 11, seat 1 4).
