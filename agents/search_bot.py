@@ -10,8 +10,12 @@ lead over the best other side, and the move with the best average wins. A
 position with at most ``EXACT_CARDS`` cards left is solved to the end; before
 that the search looks two tricks deep and values the points captured by then
 (Game as a fraction), which keeps the first tricks within the time budget.
-Bidding, trump, discards and partner calls are still the rule-based bot's
-(searching bids over samples is the next step).
+To bid, it samples the hidden cards (every card but its own hand, placed at
+random) ``bid_samples`` times and, for each sample and each candidate trump,
+plays the hand out with everyone using the rule-based policy and itself as
+bidder; it names the suit with the best mean and bids the points it took in at
+least three samples out of four (a moon only when nearly every sample took
+every point). Discards and partner calls are the rule-based bot's.
 
 ``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
 per decision; the search stops at whichever comes first (at least one sample).
@@ -29,6 +33,8 @@ from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_c
 from agents.rule_bot import RuleAgent, choose_play
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
+from smear_env.game import BID, PLAY, TRUMP, Deal, Game
+from smear_env.observation import player_view
 from smear_env.rules import Rules
 from smear_env.trump import TrumpTable
 
@@ -47,17 +53,62 @@ class SearchAgent(RuleAgent):
         seed: int | None = None,
         samples: int = 24,
         time_budget: float = 0.2,
+        bid_samples: int = 8,
     ) -> None:
         super().__init__(rules, seed)
         self.samples = samples
         self.time_budget = time_budget
+        self.bid_samples = bid_samples
+        self._rollout_bot = RuleAgent(self.rules, seed)
+        self._plan: tuple[int, int] | None = None  # (hand mask, suit) chosen while bidding
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._rollout_bot.reset(seed)
+        self._plan = None
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)
         k = knowledge_from_view(view, self.rules)
+        if k.phase == "bid" and A.MISDEAL not in k.legal:
+            return self._search_bid(k)
+        if k.phase == "trump" and self._plan and self._plan[0] & k.hand == self._plan[0]:
+            return A.TRUMP_BASE + self._plan[1]
+        if k.phase == "play" and k.trump < 0 and not k.trick and self._plan:
+            lead = _highest_of_suit(k, self._plan[1])
+            if lead is not None:
+                return A.PLAY_BASE + lead
         if k.phase == "play" and k.trump >= 0 and len(k.legal) > 1:
             return A.PLAY_BASE + self._search_play(k)
         return super().act(view, observation)
+
+    # ------------------------------------------------------------------ bidding and trump
+    def _search_bid(self, k: Knowledge) -> int:
+        """Bid what rollouts over sampled deals say this hand makes three times in four."""
+        r = self.rules
+        outcomes = {suit: [] for suit in range(4)}
+        for _ in range(self.bid_samples):
+            deal = _sample_deal(k, self.rng)
+            for suit in range(4):
+                points = _rollout(r, k, deal, suit, self._rollout_bot)
+                if points is not None:
+                    outcomes[suit].append(points)
+        scored = {s: pts for s, pts in outcomes.items() if pts}
+        if not scored:
+            return super()._bid(k)
+        suit = max(scored, key=lambda s: sum(scored[s]) / len(scored[s]))
+        points = sorted(scored[suit])
+        self._plan = (k.hand, suit)
+        legal = set(k.legal)
+        if r.moon_bid and A.MOON in legal and points[len(points) // 10] >= r.max_hand_points:
+            return A.MOON
+        sure = points[len(points) // 4]  # made in at least three samples out of four
+        for bid in range(min(sure, r.max_bid), r.min_bid - 1, -1):
+            if A.BID_BASE + bid in legal:
+                return A.BID_BASE + bid
+        if A.PASS in legal:
+            return A.PASS
+        return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced: the minimum
 
     # ------------------------------------------------------------------ card play
     def _search_play(self, k: Knowledge) -> int:
@@ -76,6 +127,54 @@ class SearchAgent(RuleAgent):
         if done == 0:
             return choose_play(k)
         return max(moves, key=lambda m: (totals[m], -k.table.power[m]))
+
+
+def _highest_of_suit(k: Knowledge, suit: int) -> int | None:
+    cards = [a - A.PLAY_BASE for a in k.legal if a - A.PLAY_BASE < 52 and (a - A.PLAY_BASE) // 13 == suit]
+    return max(cards, key=lambda c: c % 13) if cards else None
+
+
+def _sample_deal(k: Knowledge, rng: random.Random) -> Deal:
+    """A deal with my hand as it is and every other card placed at random."""
+    r = k.rules
+    others = [c for c in r.deck if not k.hand >> c & 1]
+    rng.shuffle(others)
+    hands, i = [], 0
+    for seat in range(k.n):
+        if seat == k.seat:
+            hands.append(cards_of(k.hand))
+        else:
+            hands.append(others[i : i + r.hand_size])
+            i += r.hand_size
+    return Deal(hands, others[i : i + r.kitty_size], others[i + r.kitty_size :])
+
+
+def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) -> int | None:
+    """Points my side takes in ``deal`` when I win the bid and make ``suit`` trump, all playing by rule.
+
+    None when the suit cannot be made trump (no card of it to lead where the first lead sets trump).
+    """
+    game = Game(rules, seed=0, dealer=k.dealer, single_hand=True, deals=[deal])
+    while game.phase == BID:
+        legal = game.legal_actions()
+        if game.current_player == k.seat:
+            game.apply(min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION))
+        else:
+            game.apply(A.PASS if A.PASS in legal else legal[-1])
+    while not game.is_over:
+        seat = game.current_player
+        if seat == k.seat and game.phase == TRUMP:
+            game.apply(A.TRUMP_BASE + suit)
+            continue
+        if seat == k.seat and game.phase == PLAY and game.trump < 0:
+            in_suit = [c for c in cards_of(game.hands[seat]) if c < 52 and c // 13 == suit]
+            if not in_suit:
+                return None
+            game.apply(A.PLAY_BASE + max(in_suit, key=lambda c: c % 13))
+            continue
+        game.apply(bot.act(player_view(game, seat)))
+    result = game.hand_results[-1]
+    return result.points[result.side_of_seat[k.seat]]
 
 
 def _hand_sizes(k: Knowledge) -> list[int]:

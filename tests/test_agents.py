@@ -7,6 +7,7 @@ import pytest
 import smear_env
 from agents.registry import agent_names, make_agent
 from agents.rule_bot import estimate_points
+from agents.search_bot import SearchAgent
 from smear_env.cards import mask_of, parse_cards
 from smear_env.game import Game
 from smear_env.observation import player_view
@@ -15,11 +16,11 @@ from smear_env.rules import get_rules
 PRESETS = smear_env.list_smear_presets()
 
 
-def play_match(preset: str, names: list[str], seed: int, max_hands: int = 60) -> Game:
+def play_match(preset: str, names: list[str], seed: int, max_hands: int = 60, make=make_agent) -> Game:
     """A match (capped at ``max_hands``) with agent names per seat (cycled), straight on the engine."""
     rules = get_rules(preset)
     game = Game(rules, seed=seed)
-    bots = [make_agent(names[s % len(names)], rules, seed * 100 + s) for s in range(rules.num_players)]
+    bots = [make(names[s % len(names)], rules, seed * 100 + s) for s in range(rules.num_players)]
     while not game.is_over and game.hands_played < max_hands:
         seat = game.current_player
         action = bots[seat].act(player_view(game, seat))
@@ -35,20 +36,17 @@ def test_bots_play_only_legal_moves(preset: str, lineup: list[str]) -> None:
     assert game.hands_played >= 1
 
 
+def quick_search(name: str, rules, seed: int):
+    """Agents by name, with a small search so the suite stays fast."""
+    if name == "search":
+        return SearchAgent(rules, seed, samples=3, time_budget=0.05, bid_samples=1)
+    return make_agent(name, rules, seed)
+
+
 @pytest.mark.parametrize("preset", PRESETS)
-def test_search_bot_plays_only_legal_moves(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents import search_bot
-
-    monkeypatch.setattr(search_bot.SearchAgent, "__init__", _quick_search_init)
-    game = play_match(preset, ["search", "rule"], seed=5, max_hands=2)
+def test_search_bot_plays_only_legal_moves(preset: str) -> None:
+    game = play_match(preset, ["search", "rule"], seed=5, max_hands=2, make=quick_search)
     assert game.hands_played >= 1
-
-
-def _quick_search_init(self, rules, seed=None):  # a small search keeps the suite fast
-    from agents.rule_bot import RuleAgent
-
-    RuleAgent.__init__(self, rules, seed)
-    self.samples, self.time_budget = 3, 0.05
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p"])
@@ -59,13 +57,11 @@ def test_same_seed_same_game(preset: str) -> None:
 
 
 def test_search_is_reproducible_with_a_sample_budget() -> None:
-    from agents.search_bot import SearchAgent
-
     rules = get_rules("minnesota")
     runs = []
     for _ in range(2):
         game = Game(rules, seed=2, single_hand=True)
-        bots = [SearchAgent(rules, seed=s, samples=4, time_budget=10.0) for s in range(4)]
+        bots = [SearchAgent(rules, seed=s, samples=4, time_budget=10.0, bid_samples=2) for s in range(4)]
         while not game.is_over:
             game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
         runs.append(game.history)
