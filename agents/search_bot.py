@@ -327,24 +327,25 @@ class _Solver:
     def _worthless(self, card: int) -> bool:
         return not self.card_points[card] and card not in self.values and card not in self.low_cards
 
-    def _estimate(self, won: list[int]) -> float:
-        """Mid-hand value: points captured so far, and the Game race as a fraction of a point."""
+    def _captured_points(self, won: list[int]) -> list[float]:
+        """Points of the captured point cards, per side."""
         points = [0.0] * self.n
         for card, value in self.values.items():
             for side in range(self.n):
                 if won[side] >> card & 1:
                     points[side] += value
+        return points
+
+    def _estimate(self, won: list[int]) -> float:
+        """Mid-hand value: points captured so far, and the Game race as a fraction of a point."""
+        points = self._captured_points(won)
         for side in range(self.n):
             points[side] += self.r.game_points * sum(self.card_points[c] for c in cards_of(won[side])) / 40
         return points[self.me] - max(points[s] for s in set(self.sides) if s != self.me)
 
     def _evaluate(self, won: list[int]) -> float:
         """My side's points still decided by play minus the best other side's."""
-        points = [0.0] * self.n
-        for card, value in self.values.items():
-            for side in range(self.n):
-                if won[side] >> card & 1:
-                    points[side] += value
+        points = self._captured_points(won)
         game = [sum(self.card_points[c] for c in cards_of(won[s])) for s in range(self.n)]
         top = max(game)
         if self.r.game_points and game.count(top) == 1:
