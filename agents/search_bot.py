@@ -4,9 +4,11 @@ For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
 voids other seats showed by not following, hand sizes, a revealed called card,
 and (where trumps are discarded only when forced) trumps lying in hands rather
-than among the discards. Each sample is solved by alpha-beta over the points
-the play still decides (captured point cards and Game), my side maximizing its
-lead over the best other side, and the move with the best average wins. A
+than among the discards. Each sample is solved by alpha-beta over the hand's
+score: the points settled by who holds a card (High/Low "played") plus those
+the play decides (captured point cards and Game), with the bid made or set, my
+side maximizing its score change over the best other side's; the move with
+the best average wins. A
 position with at most ``EXACT_CARDS`` cards left is solved to the end; before
 that the search looks two tricks deep and values the points captured by then
 (Game as a fraction), which keeps the first tricks within the time budget.
@@ -240,8 +242,11 @@ class _Solver:
         self.first_trick = not k.view["tricks"]
         order = self.t.order
         self.low_cards = set(order[-3:]) | {self.t.ace} if order else set()  # High/Low candidates stay distinct
+        self._fixed: list[float] = [0.0] * self.n
+        self._sample_values: dict[int, int] = dict(self.values)
 
     def value_of(self, hands: list[int], move: int) -> float:
+        self._fixed, self._sample_values = self._points_by_holder(hands)
         hands = list(hands)
         trick = list(self.k.trick)
         seat = self.k.seat
@@ -327,10 +332,37 @@ class _Solver:
     def _worthless(self, card: int) -> bool:
         return not self.card_points[card] and card not in self.values and card not in self.low_cards
 
+    def _points_by_holder(self, hands: list[int]) -> tuple[list[float], dict[int, int]]:
+        """Points this sample already settles by who holds the card (High/Low "played"), and the
+        cards whose points go to whoever captures them (with captured High/Low added)."""
+        r, t, k = self.r, self.t, self.k
+        holders = [hands[s] | k.played[s] for s in range(self.n)]
+        for s, c in k.trick:
+            holders[s] |= 1 << c
+        in_play = 0
+        for mask in holders:
+            in_play |= mask
+        trumps = [c for c in t.order if in_play >> c & 1]
+        lows = [c for c in trumps if not (r.low_ignores_jokers and c >= 52)]
+        fixed = [0.0] * self.n
+        values = dict(self.values)
+        played_cards = {"ace_played": t.ace, "highest_played": trumps[0] if trumps else -1}
+        played_cards |= {"two_played": t.two, "lowest_played": lows[-1] if lows else -1}
+        for rule in (r.high, r.low):
+            card = played_cards.get(rule, -1)
+            if card >= 0 and in_play >> card & 1:
+                seat = next(s for s in range(self.n) if holders[s] >> card & 1)
+                fixed[self.sides[seat]] += 1
+        if r.high == "ace_captured":
+            values[t.ace] = values.get(t.ace, 0) + 1
+        if r.low == "lowest_captured" and lows:
+            values[lows[-1]] = values.get(lows[-1], 0) + 1
+        return fixed, values
+
     def _captured_points(self, won: list[int]) -> list[float]:
         """Points of the captured point cards, per side."""
         points = [0.0] * self.n
-        for card, value in self.values.items():
+        for card, value in self._sample_values.items():
             for side in range(self.n):
                 if won[side] >> card & 1:
                     points[side] += value
@@ -344,12 +376,19 @@ class _Solver:
         return points[self.me] - max(points[s] for s in set(self.sides) if s != self.me)
 
     def _evaluate(self, won: list[int]) -> float:
-        """My side's points still decided by play minus the best other side's."""
-        points = self._captured_points(won)
+        """My side's score change for the hand minus the best other side's, the bid made or set."""
+        points = [f + c for f, c in zip(self._fixed, self._captured_points(won), strict=True)]
         game = [sum(self.card_points[c] for c in cards_of(won[s])) for s in range(self.n)]
         top = max(game)
         if self.r.game_points and game.count(top) == 1:
             points[game.index(top)] += self.r.game_points
-        mine = points[self.me]
-        others = [points[s] for s in set(self.sides) if s != self.me]
-        return mine - max(others)
+        deltas = {side: points[side] for side in set(self.sides)}
+        if self.k.bidder >= 0:
+            bid_side, bid = self.sides[self.k.bidder], self.k.high_bid
+            if bid == A.MOON_BID:
+                made = all(points[s] == 0 for s in deltas if s != bid_side)
+                bid = self.r.max_hand_points
+            else:
+                made = points[bid_side] >= bid
+            deltas[bid_side] = points[bid_side] if made else -bid
+        return deltas[self.me] - max(d for s, d in deltas.items() if s != self.me)
