@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from smear_env.cards import RANKS, make_deck
 
-PROTECTABLE = ("ace", "two", "jack", "jick", "jokers", "scoring")
+PROTECTABLE = ("ace", "two", "three", "jack", "jick", "jokers", "scoring")
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Rules:
     trump_by: Literal["bidder_names", "first_lead"] = "bidder_names"  # how trump is set
     # -- discards
     discard_trump: Literal["free", "when_forced"] = "when_forced"  # when_forced: a trump only once all else is gone
-    protected_discards: tuple[str, ...] = ()  # trumps never discarded: ace, two, jack, jick, jokers, scoring
+    protected_discards: tuple[str, ...] = ()  # trumps never discarded: ace, two, three, jack, jick, jokers, scoring
     # -- play
     first_lead: Literal["any", "trump"] = "any"  # trump: the bidder must lead a trump to trick 1 if able
     first_lead_no_joker: bool = False  # trump_by=first_lead: a joker may not be the trump-setting lead
