@@ -212,14 +212,29 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
 def _deal_cards(
     cards: list[int], hands: list[int], need: list[int], k: Knowledge, t: TrumpTable, rng: random.Random
 ) -> bool:
-    """Place cards on seats that still need cards and are not void in their suit; leftovers stay out."""
+    """Place each card on a seat with room that is not void in its suit, or out of play.
+
+    Each destination is chosen with probability proportional to the room it has left,
+    which deals uniformly among the deals that fit. With ``trumps_first`` ordering (the
+    caller's), trumps go out of play only when no hand can take them.
+    """
     seats = [s for s in range(k.n) if s != k.seat]
+    out_room = len(cards) - sum(need[s] for s in seats)
+    trumps_in_hands = k.rules.discard_trump == "when_forced"
     for card in cards:
         suit_bit = 1 << t.effective_suit[card] if t.effective_suit[card] >= 0 else 0
-        open_seats = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
-        if not open_seats:
+        options = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
+        rooms = [need[s] for s in options]
+        is_trump = t.trump_mask >> card & 1
+        if out_room > 0 and not (trumps_in_hands and is_trump and options):
+            options.append(-1)
+            rooms.append(out_room)
+        if not options:
+            return False
+        seat = rng.choices(options, weights=rooms)[0]
+        if seat < 0:
+            out_room -= 1
             continue
-        seat = max(open_seats, key=lambda s: need[s] + rng.random() * 0.5)
         hands[seat] |= 1 << card
         need[seat] -= 1
     return all(need[s] == 0 for s in seats)
