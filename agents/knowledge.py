@@ -109,21 +109,6 @@ def _note_voids(voids: list[int], plays: list[tuple[int, int]], table: TrumpTabl
             voids[seat] |= 1 << led
 
 
-def trick_winner(trick: list[tuple[int, int]], table: TrumpTable) -> tuple[int, int]:
-    """(seat, card) winning the cards on the table so far (the engine's rule: first of equals wins)."""
-    power, suit = table.power, table.effective_suit
-    led = suit[trick[0][1]]
-    best_seat, best_card = trick[0]
-    best_trump = led == table.trump
-    for seat, card in trick[1:]:
-        s = suit[card]
-        if s == table.trump and (not best_trump or power[card] > power[best_card]):
-            best_seat, best_card, best_trump = seat, card, True
-        elif s == led and not best_trump and power[card] > power[best_card]:
-            best_seat, best_card = seat, card
-    return best_seat, best_card
-
-
 def card_value(card: int, rules: Rules) -> int:
     """Card points toward Game."""
     return rules.joker_card_value if card >= 52 else CARD_VALUES[card]

@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards, trick_winner
+from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.rules import Rules, get_rules
-from smear_env.trump import TrumpTable, trump_table
+from smear_env.trump import TrumpTable, trick_winner, trump_table
 
 
 class RuleAgent(Agent):

@@ -31,14 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards, trick_winner
+from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
 from agents.rule_bot import RuleAgent, choose_play
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
 from smear_env.observation import player_view
 from smear_env.rules import Rules
-from smear_env.trump import TrumpTable
+from smear_env.trump import TrumpTable, trick_winner
 
 #: positions with at most this many cards left (in hands and on the table) are solved to the end
 EXACT_CARDS = 16

@@ -27,7 +27,7 @@ from smear_env import actions as A
 from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards
 from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.scoring import HandResult, score_hand
-from smear_env.trump import TrumpTable, trump_table
+from smear_env.trump import TrumpTable, trick_winner, trump_table
 
 ENGINE_VERSION = 1
 
@@ -412,29 +412,13 @@ class Game:
         if len(self.trick) < self.num_players:
             self.current_player = (seat + 1) % self.num_players
             return
-        winner = self._trick_winner()
+        winner = trick_winner(self.trick, self.table)[0]
         self.tricks.append((self.leader, self.trick, winner))
         self.won[winner] |= mask_of(c for _, c in self.trick)
         self.trick = []
         self.leader = self.current_player = winner
         if len(self.tricks) == self.rules.play_hand_size:
             self._end_hand()
-
-    def _trick_winner(self) -> int:
-        t = self.table
-        power, suit = t.power, t.effective_suit
-        lead_seat, lead_card = self.trick[0]
-        led, trump = suit[lead_card], self.trump
-        best_seat, best = lead_seat, power[lead_card]
-        best_is_trump = led == trump
-        for seat, card in self.trick[1:]:
-            s = suit[card]
-            if s == trump:
-                if not best_is_trump or power[card] > best:
-                    best_seat, best, best_is_trump = seat, power[card], True
-            elif s == led and not best_is_trump and power[card] > best:
-                best_seat, best = seat, power[card]
-        return best_seat
 
     # hand end and match end
     def _end_hand(self) -> None:

@@ -100,3 +100,21 @@ def trump_table(rules: Rules, trump: int) -> TrumpTable:
         0,
     )
     return TrumpTable(**{**table.__dict__, "protected": _protected(rules, table)})
+
+
+def trick_winner(trick: list[tuple[int, int]], table: TrumpTable) -> tuple[int, int]:
+    """(seat, card) winning the cards on the table so far: highest trump, else highest of the led suit.
+
+    Equal cards (the two jokers) keep the first played, which is why the comparison is strict.
+    """
+    power, suit = table.power, table.effective_suit
+    led = suit[trick[0][1]]
+    best_seat, best_card = trick[0]
+    best_trump = led == table.trump
+    for seat, card in trick[1:]:
+        s = suit[card]
+        if s == table.trump and (not best_trump or power[card] > power[best_card]):
+            best_seat, best_card, best_trump = seat, card, True
+        elif s == led and not best_trump and power[card] > power[best_card]:
+            best_seat, best_card = seat, card
+    return best_seat, best_card
