@@ -1,7 +1,8 @@
 """Agents by name: ``make_agent("rule", "ten_point", seed=1)``.
 
 A name is one of :func:`agent_names` for the given game; anything else that
-names an existing file is loaded as a checkpoint (once trained agents exist).
+names an existing file is loaded as a trained checkpoint (:class:`agents.neural_agent.NeuralAgent`,
+greedy); a ``sample:`` prefix on the path samples from its policy instead.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
         preset = rules.name
     if spec in table:
         return table[spec](rules, seed)
-    if Path(spec).is_file():
-        raise ValueError(f"{spec!r} is a file, but loading checkpoints is not available yet")
+    greedy = not spec.startswith("sample:")
+    path = spec.removeprefix("sample:")
+    if Path(path).is_file():
+        if rules is None:
+            raise ValueError(f"{spec!r}: trained checkpoints exist for Smear presets only, not {preset}")
+        from agents.neural_agent import NeuralAgent  # imports torch: only when a checkpoint is asked for
+
+        return NeuralAgent(path, rules, seed, greedy=greedy)
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")

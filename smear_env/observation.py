@@ -42,9 +42,11 @@ from typing import Any
 import numpy as np
 
 from smear_env import actions as A
-from smear_env.cards import NUM_CARDS, SUITS, card_names, format_card
+from smear_env.cards import NUM_CARDS, SUITS, card_names, format_card, mask_of, parse_card, parse_cards
 from smear_env.game import PHASE_NAMES, PLAY, Game
+from smear_env.rules import Rules
 
+OBSERVATION_VERSION = 1  # bump whenever the layout below changes: checkpoints record it
 NUM_CARD_BLOCKS_FIXED = 6  # hand, my_discards, trick, won_mine, won_others, called_card
 BID_SLOTS = 14
 
@@ -273,3 +275,48 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "legal_actions": legal,
         "legal_moves": [A.format_action(a) for a in legal],
     }
+
+
+class _ViewState:
+    """The parts of a :class:`Game` an :class:`Observer` reads, rebuilt from one player's view."""
+
+    def __init__(self, view: dict[str, Any], rules: Rules) -> None:
+        n, seat = rules.num_players, view["seat"]
+        self.rules, self.num_players = rules, n
+        self.teams = [rules.team_of(s) for s in range(n)]
+        self.hands = [0] * n
+        self.hands[seat] = mask_of(parse_cards(view["hand"]))
+        self.discarded = [0] * n
+        self.discarded[seat] = mask_of(parse_cards(view["my_discards"]))
+        self.played = [mask_of(parse_cards(cards)) for cards in view["played"]]
+        self.trick = [(s, parse_card(c)) for s, c in view["trick"]]
+        self.won = [0] * n
+        for trick in view["tricks"]:
+            self.won[trick["winner"]] |= mask_of(parse_card(c) for _, c in trick["cards"])
+        self.tricks = view["tricks"]
+        self.bidder, self.partner = view["bidder"], view["partner"]
+        self.leader, self.dealer = view["leader"], view["dealer"]
+        self.sides = list(self.teams)
+        if self.partner >= 0:
+            self.sides[self.partner] = self.sides[self.bidder]
+        self.called_card = parse_card(view["called_card"]) if view["called_card"] else -1
+        self.phase = PHASE_NAMES.index(view["phase"])
+        self.trump = SUITS.index(view["trump"]) if view["trump"] else -1
+        self.high_bid = view["high_bid"]
+        self.bids = [_bid_value(b) for b in view["bids"]]
+        self.discard_counts, self.drawn_counts = view["discard_counts"], view["drawn_counts"]
+        self.scores, self.hands_played = view["scores"], view["hands_played"]
+
+
+def _bid_value(label: str) -> int | None:
+    """A bid as the engine stores it, from its label in a view."""
+    return {"": None, "pass": 0, "moon": A.MOON_BID}.get(label) if not label.isdigit() else int(label)
+
+
+def vector_from_view(view: dict[str, Any], rules: Rules) -> np.ndarray:
+    """The observation vector of the player whose :func:`player_view` this is.
+
+    Lets a front end that only keeps views (or receives them over the wire) feed
+    a trained agent: it equals the env's observation at every step (tested).
+    """
+    return Observer(rules.num_players).vector(_ViewState(view, rules), view["seat"])  # type: ignore[arg-type]

@@ -1,0 +1,188 @@
+"""Self-play training: a tiny run end to end, exact resume, masked sampling, checkpoint errors, configs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.neural_agent import NeuralAgent  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from smear_env.game import Game  # noqa: E402
+from smear_env.observation import Observer, player_view, vector_from_view  # noqa: E402
+from smear_env.rules import get_rules  # noqa: E402
+from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
+from training.config import TrainConfig, config_from_dict, load_config, parse_overrides  # noqa: E402
+from training.evaluate import evaluate  # noqa: E402
+from training.model import ILLEGAL_LOGIT, sample_actions  # noqa: E402
+from training.ppo import Trainer  # noqa: E402
+
+TINY = {
+    "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
+    "bc_hands": 16, "bc_chunk_hands": 8, "snapshot_every": 1, "checkpoint_every": 1, "eval_every_minutes": 0.0,
+    "eval_matches": 2, "final_eval_matches": 2, "opp_self": 0.4, "opp_pool": 0.3, "opp_rule": 0.2, "opp_random": 0.1,
+}  # fmt: skip
+
+
+def tiny_config(**changes: object) -> TrainConfig:
+    return config_from_dict({**TINY, **changes})
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    Trainer(tiny_config(), out).run(progress=False)
+    return out
+
+
+def weights(path: Path) -> dict[str, torch.Tensor]:
+    return load_checkpoint(path)["model"]
+
+
+def test_tiny_run_writes_loadable_checkpoints_and_tensorboard_events(tiny_run: Path) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    data = load_checkpoint(tiny_run / "checkpoint.pt", get_rules("ten_point"))
+    assert data["step"] >= 600 and data["update"] >= 3 and data["optimizer"] and data["pool"]
+    agent_file = load_checkpoint(tiny_run / "agent.pt")
+    assert "optimizer" not in agent_file and "state" not in agent_file
+    events = EventAccumulator(str(tiny_run / "tb")).Reload()
+    tags = set(events.Tags()["scalars"])
+    for tag in ("loss/policy_loss", "loss/value_loss", "loss/entropy", "loss/explained_variance",
+                "speed/decisions_per_second", "eval/win_rate_vs_rule", "eval/win_rate_vs_random",
+                "imitation/accuracy"):  # fmt: skip
+        assert tag in tags, tag
+    rows = (tiny_run / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("train_minutes,step,opponent") and len(rows) == 3  # rule and random, at the end
+
+
+def test_resume_reproduces_an_uninterrupted_run(tiny_run: Path, tmp_path: Path) -> None:
+    Trainer(tiny_config(), tmp_path).run(progress=False, max_updates=1)
+    interrupted = weights(tmp_path / "checkpoint.pt")
+    assert any(not torch.equal(interrupted[k], v) for k, v in weights(tiny_run / "checkpoint.pt").items())
+    Trainer(None, tmp_path, resume=tmp_path / "checkpoint.pt").run(progress=False)
+    resumed, uninterrupted = weights(tmp_path / "checkpoint.pt"), weights(tiny_run / "checkpoint.pt")
+    assert all(torch.equal(resumed[k], uninterrupted[k]) for k in uninterrupted)
+
+
+def test_same_seed_same_weights_other_seed_other_weights(tiny_run: Path, tmp_path: Path) -> None:
+    Trainer(tiny_config(total_steps=1, bc_hands=0), tmp_path / "a").run(progress=False)
+    Trainer(tiny_config(total_steps=1, bc_hands=0), tmp_path / "b").run(progress=False)
+    Trainer(tiny_config(total_steps=1, bc_hands=0, seed=1), tmp_path / "c").run(progress=False)
+    a, b, c = (weights(tmp_path / x / "agent.pt") for x in "abc")
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+
+
+def test_masked_sampling_never_picks_an_illegal_action() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mask = rng.random((16, 181)) < rng.uniform(0.005, 0.5)
+        mask[np.arange(16), rng.integers(181, size=16)] = True  # never empty
+        raw = rng.normal(scale=30, size=(16, 181)).astype(np.float32)
+        raw[~mask] += 1000  # illegal actions would win without the mask
+        logits = np.where(mask, raw, np.float32(ILLEGAL_LOGIT))
+        actions = sample_actions(logits, rng)
+        assert mask[np.arange(16), actions].all()
+
+
+def test_neural_agent_plays_legal_moves_through_the_harness(tiny_run: Path) -> None:
+    agent = str(tiny_run / "agent.pt")
+    result = evaluate(agent, "rule", "ten_point", 4, seed=3, workers=1)
+    assert result.a.games == 4
+    sampler = evaluate("sample:" + agent, "random", "ten_point", 2, seed=3, workers=1)
+    assert sampler.a.games == 2
+
+
+def test_neural_agent_same_seed_same_moves(tiny_run: Path) -> None:
+    def moves(seed: int) -> list[int]:
+        rules = get_rules("ten_point")
+        agent = make_agent("sample:" + str(tiny_run / "agent.pt"), rules, seed)
+        game, out = Game(rules, seed=5, single_hand=True), []
+        while not game.is_over:
+            out.append(agent.act(player_view(game, game.current_player)))
+            game.apply(out[-1])
+        return out
+
+    assert moves(1) == moves(1)
+
+
+def test_neural_agent_accepts_view_only_or_observation(tiny_run: Path) -> None:
+    import smear_env
+
+    env = smear_env.env(preset="ten_point")
+    env.reset(seed=2)
+    agent = NeuralAgent(tiny_run / "agent.pt", get_rules("ten_point"))
+    name = env.agent_selection
+    assert agent.act(env.unwrapped.view(name)) == agent.act(env.unwrapped.view(name), env.observe(name))
+
+
+@pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p", "schmier", "pitch_smudge"])
+def test_vector_from_view_equals_the_env_observation_at_every_step(preset: str) -> None:
+    rules = get_rules(preset)
+    game, observer, rng = Game(rules, seed=11), Observer(rules.num_players), random.Random(4)
+    for _ in range(400):
+        if game.is_over:
+            break
+        for seat in range(rules.num_players):
+            assert np.array_equal(observer.vector(game, seat), vector_from_view(player_view(game, seat), rules))
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_checkpoint_for_other_rules_fails_naming_the_difference(tiny_run: Path) -> None:
+    with pytest.raises(ValueError, match="other rules.*target_score"):
+        NeuralAgent(tiny_run / "agent.pt", get_rules("ten_point", target_score=21))
+    with pytest.raises(ValueError, match="observation_size"):
+        make_agent(str(tiny_run / "agent.pt"), "ten_point_5p", 0)
+
+
+def test_checkpoint_with_another_observation_layout_fails(tiny_run: Path, tmp_path: Path) -> None:
+    data = load_checkpoint(tiny_run / "agent.pt")
+    data["observation_version"] = 0
+    save_checkpoint(tmp_path / "old.pt", {k: v for k, v in data.items() if k not in ("format", "format_version")})
+    with pytest.raises(ValueError, match="observation_version is 0 in the checkpoint"):
+        NeuralAgent(tmp_path / "old.pt", get_rules("ten_point"))
+
+
+def test_corrupt_truncated_and_foreign_files_fail_clearly(tiny_run: Path, tmp_path: Path) -> None:
+    (tmp_path / "junk.pt").write_bytes(b"not a checkpoint at all")
+    blob = (tiny_run / "agent.pt").read_bytes()
+    (tmp_path / "cut.pt").write_bytes(blob[: len(blob) // 2])
+    torch.save({"weights": torch.zeros(3)}, tmp_path / "foreign.pt")
+    for name, message in (("junk.pt", "not a readable"), ("cut.pt", "not a readable"), ("foreign.pt", "no 'smear")):
+        with pytest.raises(ValueError, match=message):
+            NeuralAgent(tmp_path / name)
+    with pytest.raises(ValueError, match="does not exist"):
+        load_checkpoint(tmp_path / "missing.pt")
+    with pytest.raises(ValueError, match="agent only"):
+        Trainer(None, tmp_path / "r", resume=tiny_run / "agent.pt")
+
+
+def test_config_errors_name_the_field(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown field 'lerning_rate'"):
+        config_from_dict({"lerning_rate": 1.0})
+    with pytest.raises(ValueError, match="did you mean 'lr'"):
+        config_from_dict({"lrr": 1.0})
+    with pytest.raises(ValueError, match="num_games = 'many'"):
+        config_from_dict({"num_games": "many"})
+    with pytest.raises(ValueError, match="preset = 'bridge'"):
+        config_from_dict({"preset": "bridge"})
+    with pytest.raises(ValueError, match="eval_matches = 3"):
+        config_from_dict({"eval_matches": 3})
+    (tmp_path / "bad.toml").write_text("lr = = 3")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        load_config(tmp_path / "bad.toml")
+    with pytest.raises(ValueError, match="expected name=value"):
+        parse_overrides(["lr"])
+
+
+def test_shipped_configs_load_and_overrides_apply() -> None:
+    configs = sorted(Path("configs/train").glob("*.toml"))
+    assert configs
+    for path in configs:
+        config = load_config(path, ["lr=1e-4", "hidden=[64, 64]"])
+        assert config.lr == 1e-4 and config.hidden == [64, 64]

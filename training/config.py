@@ -1,0 +1,155 @@
+"""Training hyperparameters: declared once here, each with its meaning; set from TOML files and the command line.
+
+A config file (``configs/train/<preset>.toml``) sets any of these fields;
+``--set name=value`` on the command line overrides them. Unknown names and
+values of the wrong type fail with a message naming the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Masked PPO self-play on hand rewards; see the README's Training section for the method."""
+
+    # --- game and run
+    preset: str = "ten_point"  # rules preset the agent learns (a name from smear_env.list_presets())
+    seed: int = 0  # seeds the network, the games, the bots and every sampled action
+    total_steps: int = 2_000_000  # learner decisions to train on (forced moves with one legal action not counted)
+    time_limit_minutes: float = 0.0  # stop (and checkpoint) after this much training time; 0 = no limit
+    device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
+    torch_threads: int = 0  # CPU threads for torch; 0 = torch's default
+    # --- network
+    hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
+    # --- experience collection
+    num_games: int = 64  # matches played at once; their decisions are batched into one forward pass
+    rollout_steps: int = 8192  # learner decisions collected per PPO update
+    reward_scale: float = 0.0  # hand reward is (my side's score change - best other side's) / this; 0 = max hand points
+    # --- opponents: probabilities of each kind for the side facing the learner in a new match
+    opp_self: float = 0.3  # the current policy (both sides learn)
+    opp_pool: float = 0.2  # a past snapshot of the policy, uniform over the pool
+    opp_rule: float = 0.5  # the rule-based bot
+    opp_random: float = 0.0  # the uniform random bot
+    snapshot_every: int = 10  # updates between snapshots added to the pool
+    pool_size: int = 10  # snapshots kept (oldest dropped first)
+    # --- imitation warm start (part of the run: the rule bot's moves, no outside data)
+    bc_hands: int = 4000  # hands of rule bot self-play to imitate before PPO; 0 = start from a random policy
+    bc_chunk_hands: int = 500  # hands collected per imitation chunk (bounds memory)
+    bc_epochs: int = 2  # passes over each chunk
+    bc_lr: float = 1e-3  # learning rate while imitating
+    # --- PPO
+    lr: float = 3e-4  # Adam learning rate
+    epochs: int = 4  # passes over each rollout
+    minibatch: int = 1024  # decisions per gradient step
+    gamma: float = 1.0  # discount within a hand (the episode); 1 = points count the same whenever taken
+    gae_lambda: float = 0.95  # GAE bias-variance trade-off
+    clip: float = 0.2  # PPO ratio clip
+    value_coef: float = 0.5  # weight of the value loss
+    entropy_coef: float = 0.01  # weight of the entropy bonus
+    max_grad_norm: float = 0.5  # gradient norm clip
+    # --- evaluation, logging and checkpoints
+    eval_every_minutes: float = 5.0  # training minutes between evaluations against the baselines; 0 = only at the end
+    eval_matches: int = 200  # duplicate-format matches per baseline per evaluation (even)
+    eval_opponents: list[str] = field(default_factory=lambda: ["rule", "random"])  # baselines evaluated against
+    final_eval_matches: int = 400  # matches per baseline in the evaluation at the end of the run
+    checkpoint_every: int = 20  # updates between checkpoints (also written at the end)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    def replace(self, **changes: Any) -> TrainConfig:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
+
+
+def _validate(c: TrainConfig) -> None:
+    from smear_env import list_presets
+
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
+
+    smear_presets = [p for p in list_presets() if p != "bohemian_schneider"]
+    need(c.preset in smear_presets, "preset", f"expected one of {', '.join(smear_presets)}")
+    for name in ("total_steps", "num_games", "rollout_steps", "epochs", "minibatch", "snapshot_every", "pool_size",
+                 "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
+        need(getattr(c, name) >= 1, name, "expected a positive integer")
+    for name in ("bc_hands", "torch_threads", "time_limit_minutes", "eval_every_minutes", "reward_scale"):
+        need(getattr(c, name) >= 0, name, "expected zero or more")
+    for name in ("eval_matches", "final_eval_matches"):
+        need(getattr(c, name) >= 2 and getattr(c, name) % 2 == 0, name, "expected an even number >= 2 (deal pairs)")
+    mix = (c.opp_self, c.opp_pool, c.opp_rule, c.opp_random)
+    need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
+    need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
+    need(bool(c.hidden) and all(isinstance(h, int) and h > 0 for h in c.hidden), "hidden", "expected positive ints")
+    need(0 < c.gamma <= 1 and 0 <= c.gae_lambda <= 1, "gamma", "gamma in (0, 1] and gae_lambda in [0, 1]")
+    for name in ("lr", "bc_lr", "clip", "max_grad_norm"):
+        need(getattr(c, name) > 0, name, "expected a positive number")
+    for name in c.eval_opponents:
+        need(name in ("rule", "random", "search"), "eval_opponents", "expected names among rule, random, search")
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """``value`` as the type of field ``name`` (ints accepted for floats); a clear error otherwise."""
+    default = TrainConfig().__getattribute__(name)
+    if isinstance(default, bool) or isinstance(value, bool):
+        ok = isinstance(value, bool) and isinstance(default, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, int | float)
+        value = float(value) if ok else value
+    else:
+        ok = isinstance(value, type(default))
+    if isinstance(default, list) and ok:
+        ok = all(isinstance(v, type(default[0])) for v in value)
+    if not ok:
+        raise ValueError(f"training config: {name} = {value!r}: expected a {type(default).__name__} like {default!r}")
+    return value
+
+
+def config_from_dict(data: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
+    """``base`` (default: the defaults) with the fields in ``data`` replaced, checked by name and type."""
+    for name in data:
+        if name not in FIELDS:
+            close = difflib.get_close_matches(name, FIELDS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"training config: unknown field {name!r}{hint}")
+    return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
+
+
+def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
+    """A config file plus ``name=value`` overrides (values in TOML syntax; bare words are strings)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ValueError(f"training config file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"training config file {str(path)!r} is not valid TOML: {err}") from None
+    return config_from_dict({**data, **parse_overrides(overrides or [])})
+
+
+def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """``["lr=1e-4", "preset=minnesota"]`` -> typed values."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"override {item!r}: expected name=value, e.g. lr=1e-4")
+        try:
+            out[name.strip()] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[name.strip()] = text
+    return out

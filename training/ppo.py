@@ -1,0 +1,301 @@
+"""Masked PPO self-play: imitation warm start, rollouts, updates, evaluation, checkpoints, TensorBoard.
+
+The run is a pure function of its config: the network is initialised from the
+seed, and one ``numpy`` Generator (pickled into every checkpoint with the
+matches in flight) drives games, bots, sampled actions and minibatch order, so
+``--resume`` from a checkpoint gives the same weights as an uninterrupted run.
+Evaluations against the baselines use their own fixed seeds and never touch
+the training state; the time they take is not counted as training time.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import pickle
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from smear_env import actions as A
+from smear_env.observation import observation_size
+from smear_env.rules import get_rules
+from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
+from training.config import TrainConfig, config_from_dict
+from training.evaluate import evaluate
+from training.model import PolicyValueNet
+from training.selfplay import Batch, Collector, torch_policy
+
+EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
+CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("training config: device = 'cuda' but no CUDA device is available")
+    return torch.device(name)
+
+
+class Trainer:
+    """A training run in ``out_dir``: ``checkpoint.pt`` (resumable), ``agent.pt`` (to ship), ``tb/``, ``curve.csv``."""
+
+    def __init__(self, config: TrainConfig | None, out_dir: str | Path, resume: str | Path | None = None) -> None:
+        """A new run of ``config``, or (``config`` None) the run saved in the checkpoint ``resume``."""
+        self.out = Path(out_dir)
+        if resume is not None:
+            data = load_checkpoint(resume)
+            config = config_from_dict(data["config"])  # the run's own config: resuming continues the same run
+        if config is None:
+            raise ValueError("Trainer needs a config, or a checkpoint to resume")
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.config = c = config
+        if c.torch_threads:
+            torch.set_num_threads(c.torch_threads)
+        self.rules = get_rules(c.preset)
+        self.device = pick_device(c.device)
+        self.net = PolicyValueNet(observation_size(self.rules.num_players), A.NUM_ACTIONS, c.hidden, c.seed)
+        self.net.to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.lr, eps=1e-5)
+        self.pool: list[dict[str, torch.Tensor]] = []
+        self.step = self.update = 0
+        self.train_seconds = 0.0
+        self.imitated = False
+        self.last_eval: dict[str, float] = {}
+        self.rng = np.random.default_rng(c.seed)
+        mix = {"self": c.opp_self, "pool": c.opp_pool, "rule": c.opp_rule, "random": c.opp_random}
+        self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale)
+        if resume is not None:
+            self._restore(data)
+        self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
+
+    # ------------------------------------------------------------------ checkpoints
+    def _payload(self, full: bool) -> dict[str, Any]:
+        model = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
+        payload: dict[str, Any] = {
+            **game_signature(self.rules), "preset": self.config.preset, "hidden": list(self.config.hidden),
+            "model": model, "config": self.config.to_dict(), "step": self.step, "update": self.update,
+            "train_minutes": self.train_seconds / 60, "evaluation": dict(self.last_eval),
+        }  # fmt: skip
+        if full:
+            state = {"rng": self.rng, "collector": self.collector, "imitated": self.imitated}
+            payload.update(optimizer=self.optimizer.state_dict(), pool=self.pool, state=pickle.dumps(state))
+        return payload
+
+    def save(self) -> None:
+        """The resumable checkpoint and the small agent file (weights and what they were trained for)."""
+        save_checkpoint(self.out / "checkpoint.pt", self._payload(full=True))
+        save_checkpoint(self.out / "agent.pt", self._payload(full=False))
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        if "state" not in data:
+            raise ValueError("this checkpoint holds an agent only (no optimizer or games in flight): cannot resume it")
+        self.net.load_state_dict(data["model"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.pool = list(data["pool"])
+        self.step, self.update, self.train_seconds = data["step"], data["update"], data["train_minutes"] * 60
+        self.last_eval = dict(data.get("evaluation", {}))
+        state = pickle.loads(data["state"])  # our own run's state: see training.checkpoint
+        self.rng, self.collector, self.imitated = state["rng"], state["collector"], state["imitated"]
+        self.collector.rng = self.rng
+
+    # ------------------------------------------------------------------ the run
+    def run(self, progress: bool = True, max_updates: int | None = None) -> dict[str, float]:
+        """Train to ``total_steps`` (or the time limit, or ``max_updates`` more updates), then evaluate and save.
+
+        Returns the final evaluation: win rate against each baseline.
+        """
+        c = self.config
+        stop_at = self.update + max_updates if max_updates is not None else None
+        bar = tqdm(total=c.total_steps, initial=min(self.step, c.total_steps), disable=not progress,
+                   unit="dec", dynamic_ncols=True)  # fmt: skip
+        if c.bc_hands and not self.imitated:
+            self.imitate(bar)
+        last_eval_at = self.train_seconds
+        while self.step < c.total_steps and not self._out_of_time() and self.update != stop_at:
+            started = time.perf_counter()
+            batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self._pool_policies())
+            collect_seconds = time.perf_counter() - started
+            losses = self.ppo_update(batch)
+            self.train_seconds += time.perf_counter() - started
+            self.step += len(batch)
+            self.update += 1
+            self._log_update(batch, losses, collect_seconds, time.perf_counter() - started)
+            bar.update(len(batch))
+            bar.set_postfix(self._postfix(losses), refresh=False)
+            if self.update % c.snapshot_every == 0:
+                self.pool = ([*self.pool, copy.deepcopy(self.net.state_dict())])[-c.pool_size :]
+                self.collector.pool_size = len(self.pool)
+            if self.update % c.checkpoint_every == 0:
+                self.save()
+            if c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60:
+                self.evaluate(c.eval_matches)
+                last_eval_at = self.train_seconds
+                bar.set_postfix(self._postfix(losses), refresh=True)
+        bar.close()
+        self.save()
+        self.evaluate(c.final_eval_matches)
+        self.save()
+        self.writer.close()
+        return dict(self.last_eval)
+
+    def _out_of_time(self) -> bool:
+        limit = self.config.time_limit_minutes
+        return bool(limit) and self.train_seconds >= limit * 60
+
+    def _learner_policy(self):  # noqa: ANN202
+        return torch_policy(self.net, self.device)
+
+    def _pool_policies(self) -> list[Any]:
+        nets = []
+        for state in self.pool:
+            net = PolicyValueNet(self.net.obs_size, self.net.num_actions, self.config.hidden).to(self.device)
+            net.load_state_dict(state)
+            nets.append(torch_policy(net, self.device))
+        self.collector.pool_size = len(nets)
+        return nets
+
+    # ------------------------------------------------------------------ imitation warm start
+    def imitate(self, bar: tqdm) -> None:
+        """Cross-entropy on the rule bot's moves (and value regression on its hands' rewards).
+
+        A policy that starts from random play bids wildly and is set nearly every
+        hand, which teaches little; starting from the rule bot's choices lets PPO
+        spend its time on what the rule bot gets wrong. No outside data: the
+        games are played here, from the run's seed.
+        """
+        c = self.config
+        started = time.perf_counter()
+        teacher = Collector(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0, c.reward_scale,
+                            imitate=True)  # fmt: skip
+        optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
+        hands = 0
+        while hands < c.bc_hands:
+            while teacher.stats["hands"] < c.bc_chunk_hands:
+                teacher.step(None, [])
+            hands += int(teacher.pop_stats()["hands"])
+            batch = teacher.take()
+            for _ in range(c.bc_epochs):
+                loss, accuracy = self._imitation_epoch(batch, optimizer)
+            self.writer.add_scalar("imitation/loss", loss, hands)
+            self.writer.add_scalar("imitation/accuracy", accuracy, hands)
+            bar.set_postfix({"imitating": f"{hands}/{c.bc_hands} hands", "acc": f"{accuracy:.3f}"}, refresh=True)
+        self.imitated = True
+        self.train_seconds += time.perf_counter() - started
+        self.save()
+
+    def _imitation_epoch(self, batch: Batch, optimizer: torch.optim.Optimizer) -> tuple[float, float]:
+        total = correct = 0.0
+        for idx in self._minibatches(len(batch)):
+            obs, masks, actions, _, _, _, returns = self._tensors(batch, idx)
+            logits, values = self.net(obs, masks)
+            loss = F.cross_entropy(logits, actions) + self.config.value_coef * F.mse_loss(values, returns)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(idx)
+            correct += float((logits.argmax(1) == actions).sum())
+        return total / len(batch), correct / len(batch)
+
+    # ------------------------------------------------------------------ PPO
+    def _minibatches(self, n: int) -> list[np.ndarray]:
+        order = self.rng.permutation(n)
+        size = self.config.minibatch
+        return [order[i : i + size] for i in range(0, n, size)]
+
+    def _tensors(self, batch: Batch, idx: np.ndarray) -> list[torch.Tensor]:
+        fields = (batch.obs, batch.masks, batch.actions, batch.logps, batch.values, batch.advantages, batch.returns)
+        return [torch.from_numpy(f[idx]).to(self.device) for f in fields]
+
+    def ppo_update(self, batch: Batch) -> dict[str, float]:
+        c = self.config
+        sums: dict[str, float] = {}
+        count = 0
+        for _ in range(c.epochs):
+            for idx in self._minibatches(len(batch)):
+                obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, idx)
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
+                logits, values = self.net(obs, masks)
+                logp_all = F.log_softmax(logits, dim=1)
+                logp = logp_all.gather(1, actions[:, None]).squeeze(1)
+                ratio = torch.exp(logp - old_logp)
+                policy_loss = -torch.min(ratio * adv, ratio.clamp(1 - c.clip, 1 + c.clip) * adv).mean()
+                value_loss = 0.5 * F.mse_loss(values, returns)
+                entropy = -(logp_all.exp() * logp_all).sum(1).mean()
+                loss = policy_loss + c.value_coef * value_loss - c.entropy_coef * entropy
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    kl = ((ratio - 1) - (logp - old_logp)).mean()
+                    clipped = ((ratio - 1).abs() > c.clip).float().mean()
+                for key, value in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", entropy),
+                                   ("approx_kl", kl), ("clip_fraction", clipped)):  # fmt: skip
+                    sums[key] = sums.get(key, 0.0) + value.item()
+                count += 1
+        out = {k: v / count for k, v in sums.items()}
+        out["explained_variance"] = explained_variance(batch.values, batch.returns)
+        return out
+
+    # ------------------------------------------------------------------ logging and evaluation
+    def _log_update(self, batch: Batch, losses: dict[str, float], collect_s: float, total_s: float) -> None:
+        w, step = self.writer, self.step
+        for key, value in losses.items():
+            w.add_scalar(f"loss/{key}", value, step)
+        stats = self.collector.pop_stats()
+        w.add_scalar("speed/decisions_per_second", len(batch) / total_s, step)
+        w.add_scalar("speed/collect_decisions_per_second", len(batch) / collect_s, step)
+        w.add_scalar("time/train_minutes", self.train_seconds / 60, step)
+        if stats.get("bids"):
+            w.add_scalar("bids/made_rate", stats["bids_made"] / stats["bids"], step)
+            w.add_scalar("bids/mean_bid", stats["bid_total"] / stats["bids"], step)
+        if stats.get("hands"):
+            w.add_scalar("bids/learner_bid_rate", stats.get("bids", 0) / stats["hands"], step)
+        for kind in ("self", "pool", "rule", "random"):
+            if stats.get(f"episodes_vs_{kind}"):
+                w.add_scalar(f"reward/vs_{kind}", stats[f"reward_vs_{kind}"] / stats[f"episodes_vs_{kind}"], step)
+        self._stats = stats
+
+    def _postfix(self, losses: dict[str, float]) -> dict[str, str]:
+        post = {"ent": f"{losses['entropy']:.2f}", "ev": f"{losses['explained_variance']:.2f}"}
+        for name, rate in self.last_eval.items():
+            if name.startswith("win_rate_vs_"):
+                post[name.removeprefix("win_rate_")] = f"{rate:.3f}"
+        return post
+
+    def evaluate(self, matches: int) -> None:
+        """Duplicate-format matches of the current agent against each baseline; logged and appended to curve.csv."""
+        self.save()
+        agent = str(self.out / "agent.pt")
+        new_file = not (self.out / "curve.csv").exists()
+        with (self.out / "curve.csv").open("a", newline="") as f:
+            out = csv.DictWriter(f, CURVE_FIELDS)
+            if new_file:
+                out.writeheader()
+            for opponent in self.config.eval_opponents:
+                result = evaluate(agent, opponent, self.config.preset, matches, seed=EVAL_SEED, workers=1)
+                win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
+                diff = mine.value - theirs.value if mine and theirs else 0.0
+                self.last_eval[f"win_rate_vs_{opponent}"] = win.value
+                self.writer.add_scalar(f"eval/win_rate_vs_{opponent}", win.value, self.step)
+                self.writer.add_scalar(f"eval/points_per_hand_diff_vs_{opponent}", diff, self.step)
+                self.writer.add_scalar(f"eval_by_time/win_rate_vs_{opponent}", win.value, int(self.train_seconds))
+                out.writerow({"train_minutes": round(self.train_seconds / 60, 3), "step": self.step,
+                              "opponent": opponent, "matches": matches, "win_rate": round(win.value, 4),
+                              "ci_low": round(win.low, 4), "ci_high": round(win.high, 4),
+                              "points_diff": round(diff, 4)})  # fmt: skip
+        self.writer.flush()
+
+
+def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:
+    """1 - Var(target - predicted) / Var(target): 1 is a perfect value function, 0 no better than a constant."""
+    var = float(np.var(target))
+    return float("nan") if var == 0 else 1.0 - float(np.var(target - predicted)) / var

@@ -1,0 +1,255 @@
+"""Experience from many matches at once: batched policy inference over every match waiting on it.
+
+Each match in flight has a role per seat: the learner (the current policy; its
+decisions are recorded), a pool snapshot, or a baseline bot. One step asks every
+match for its next decision, groups the matches by who decides, and runs one
+forward pass per group. Forced moves (one legal action) are applied without
+asking anybody and are not recorded.
+
+An episode is one hand of one learner seat: its decisions from the deal to the
+hand's end, rewarded at the end with the hand reward (my side's score change
+minus the best other side's, scaled). Hands are played inside whole matches so
+the score features the network sees are those of real matches. When a hand
+ends, its episodes get their GAE advantages and become ready for an update;
+hands still in progress wait for the next rollout (their behaviour
+log-probabilities are stored, so PPO's ratio corrects for the newer policy).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.base import Agent
+from agents.registry import make_agent
+from smear_env.game import Game
+from smear_env.observation import IncrementalObserver, action_mask, player_view
+from smear_env.rules import Rules
+from training.model import log_softmax_np, sample_actions
+
+LEARNER = "learner"
+POOL = "pool"
+OPPONENT_KINDS = ("self", "pool", "rule", "random")
+MAX_DEALS_PER_MATCH = 100  # a match still running after this many deals is abandoned (cautious bots may never end)
+
+
+@dataclass
+class Episode:
+    """One learner seat's decisions in one hand."""
+
+    obs: list[np.ndarray] = field(default_factory=list)
+    masks: list[np.ndarray] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    logps: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Match:
+    """A match in flight: the game, its observer, who plays each seat, and open episodes."""
+
+    game: Game
+    observer: IncrementalObserver
+    roles: list[str]  # per seat: LEARNER, POOL, or a bot name
+    opponent: str  # kind of the side facing the learner (one of OPPONENT_KINDS)
+    bots: dict[int, Agent]
+    pool_index: int
+    episodes: dict[int, Episode] = field(default_factory=dict)
+    deals: int = 1
+    results: int = 0
+
+
+@dataclass
+class Batch:
+    """Ready decisions for one update, as arrays."""
+
+    obs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    logps: np.ndarray
+    values: np.ndarray
+    advantages: np.ndarray
+    returns: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+PolicyFn = Any  # callable(obs [B, O], masks [B, A]) -> (logits [B, A] numpy, values [B] numpy)
+
+
+class Collector:
+    """Many matches stepped in lockstep; see the module docstring."""
+
+    def __init__(
+        self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
+        gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
+    ) -> None:  # fmt: skip
+        self.rules, self.rng = rules, rng
+        self.gamma, self.gae_lambda = gamma, gae_lambda
+        self.reward_scale = reward_scale or float(rules.max_hand_points)
+        self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
+        kinds = [k for k in OPPONENT_KINDS if opponent_mix.get(k, 0) > 0]
+        weights = np.array([opponent_mix[k] for k in kinds], dtype=np.float64)
+        self.kinds, self.kind_p = kinds, weights / weights.sum()
+        self.pool_size = 0  # snapshots available to pool opponents (set by the trainer)
+        self.ready: list[dict[str, np.ndarray]] = []
+        self.ready_steps = 0
+        self.stats: dict[str, float] = defaultdict(float)
+        self.matches = [self._new_match() for _ in range(num_games)]
+
+    # ------------------------------------------------------------------ matches
+    def _new_match(self) -> Match:
+        r, n = self.rules, self.rules.num_players
+        game = Game(r, seed=int(self.rng.integers(2**62)), dealer=int(self.rng.integers(n)))
+        kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
+        if kind == "pool" and self.pool_size == 0:
+            kind = "self"
+        learner_team = int(self.rng.integers(r.num_teams))
+        roles, bots = [], {}
+        for seat in range(n):
+            mine = r.team_of(seat) == learner_team
+            role = LEARNER if kind == "self" or (mine and not self.imitate) else {"pool": POOL}.get(kind, kind)
+            roles.append(role)
+            if role not in (LEARNER, POOL):
+                bots[seat] = make_agent(role, r, int(self.rng.integers(2**62)))
+        pool_index = int(self.rng.integers(self.pool_size)) if kind == "pool" else -1
+        return Match(game, IncrementalObserver(n), roles, kind, bots, pool_index)
+
+    # ------------------------------------------------------------------ stepping
+    def collect(self, steps: int, learner: PolicyFn, pool: list[PolicyFn]) -> Batch:
+        """Step every match until at least ``steps`` recorded decisions are in finished hands."""
+        while self.ready_steps < steps:
+            self.step(learner, pool)
+        return self.take()
+
+    def step(self, learner: PolicyFn | None, pool: list[PolicyFn]) -> None:
+        """One decision in every match (after its forced moves)."""
+        groups: dict[int, list[int]] = defaultdict(list)  # -1: learner, k: pool snapshot k
+        for i in range(len(self.matches)):
+            self._play_forced(i)
+            m = self.matches[i]
+            seat = m.game.current_player
+            role = m.roles[seat]
+            if role == LEARNER:
+                groups[-1].append(i)
+            elif role == POOL:
+                groups[m.pool_index].append(i)
+            else:
+                self._bot_move(i, seat)
+        for key, idxs in groups.items():
+            self._policy_moves(idxs, learner if key == -1 else pool[key], record=key == -1)
+
+    def _play_forced(self, i: int) -> None:
+        m = self.matches[i]
+        legal = m.game.legal_mask()
+        while legal & (legal - 1) == 0:  # a single legal action
+            self._apply(i, legal.bit_length() - 1)
+            m = self.matches[i]
+            legal = m.game.legal_mask()
+
+    def _bot_move(self, i: int, seat: int) -> None:
+        m = self.matches[i]
+        action = m.bots[seat].act(player_view(m.game, seat))
+        if self.imitate:
+            ep = m.episodes.setdefault(seat, Episode())
+            ep.obs.append(m.observer.vector(m.game, seat).copy())
+            ep.masks.append(action_mask(m.game.legal_mask()).astype(bool))
+            ep.actions.append(action)
+            ep.logps.append(0.0)
+            ep.values.append(0.0)
+        self._apply(i, action)
+
+    def _policy_moves(self, idxs: list[int], policy: PolicyFn, record: bool) -> None:
+        matches = [self.matches[i] for i in idxs]
+        obs = np.stack([m.observer.vector(m.game, m.game.current_player) for m in matches])
+        masks = np.stack([action_mask(m.game.legal_mask()) for m in matches]).astype(bool)
+        logits, values = policy(obs, masks)
+        actions = sample_actions(logits, self.rng)
+        if record:
+            logps = log_softmax_np(logits)[np.arange(len(idxs)), actions]
+            for k, m in enumerate(matches):
+                ep = m.episodes.setdefault(m.game.current_player, Episode())
+                ep.obs.append(obs[k])
+                ep.masks.append(masks[k])
+                ep.actions.append(int(actions[k]))
+                ep.logps.append(float(logps[k]))
+                ep.values.append(float(values[k]))
+        for i, action in zip(idxs, actions):
+            self._apply(i, int(action))
+
+    def _apply(self, i: int, action: int) -> None:
+        m = self.matches[i]
+        game = m.game
+        game.apply(action)
+        if len(game.deals) == m.deals and not game.is_over:
+            return
+        self._end_hand(m)
+        m.deals = len(game.deals)
+        if game.is_over or m.deals > MAX_DEALS_PER_MATCH:
+            self.stats["matches"] += 1
+            self.matches[i] = self._new_match()
+
+    # ------------------------------------------------------------------ hand ends
+    def _end_hand(self, m: Match) -> None:
+        """Close the hand's episodes with their rewards (0 for a hand thrown in) and note bid statistics."""
+        game = m.game
+        result = game.hand_results[-1] if len(game.hand_results) > m.results else None
+        m.results = len(game.hand_results)
+        for seat, ep in m.episodes.items():
+            reward = result.hand_reward(seat) / self.reward_scale if result else 0.0
+            self._finish(ep, reward)
+            if m.roles[seat] == LEARNER or self.imitate:
+                self.stats[f"reward_vs_{m.opponent}"] += reward
+                self.stats[f"episodes_vs_{m.opponent}"] += 1
+        m.episodes = {}
+        if result is not None and m.roles[result.bidder] == LEARNER:
+            self.stats["bids"] += 1
+            self.stats["bids_made"] += result.made
+            self.stats["bid_total"] += result.bid
+        if result is not None:
+            self.stats["hands"] += 1
+
+    def _finish(self, ep: Episode, reward: float) -> None:
+        """GAE over one episode whose only reward comes at its end."""
+        values = np.asarray(ep.values, dtype=np.float32)
+        steps = len(values)
+        advantages = np.zeros(steps, dtype=np.float32)
+        last, next_value = 0.0, 0.0
+        for t in range(steps - 1, -1, -1):
+            r = reward if t == steps - 1 else 0.0
+            delta = r + self.gamma * next_value - values[t]
+            last = delta + self.gamma * self.gae_lambda * last
+            advantages[t] = last
+            next_value = values[t]
+        self.ready.append({
+            "obs": np.stack(ep.obs), "masks": np.stack(ep.masks), "actions": np.asarray(ep.actions, dtype=np.int64),
+            "logps": np.asarray(ep.logps, dtype=np.float32), "values": values, "advantages": advantages,
+            "returns": advantages + values,
+        })  # fmt: skip
+        self.ready_steps += steps
+
+    def take(self) -> Batch:
+        """Every ready decision as one batch; the ready list starts empty again."""
+        parts = self.ready
+        self.ready, self.ready_steps = [], 0
+        return Batch(**{key: np.concatenate([p[key] for p in parts]) for key in parts[0]})
+
+    def pop_stats(self) -> dict[str, float]:
+        stats, self.stats = dict(self.stats), defaultdict(float)
+        return stats
+
+
+def torch_policy(net: torch.nn.Module, device: torch.device) -> PolicyFn:
+    """A batched policy function over ``net`` for :meth:`Collector.step`."""
+
+    @torch.no_grad()
+    def policy(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits, values = net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))
+        return logits.float().cpu().numpy(), values.float().cpu().numpy()
+
+    return policy

@@ -1,0 +1,65 @@
+"""Command line: ``python -m training.train --config configs/train/ten_point.toml [--set lr=1e-4] [--out runs/x]``.
+
+``--resume runs/x/checkpoint.pt`` continues a run with its own config (the
+output folder defaults to the checkpoint's). At the end the run evaluates the
+agent against each baseline and prints the table; ``runs/x/agent.pt`` is the
+file to ship or to pass to ``python -m training.evaluate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+from training.config import load_config
+from training.ppo import Trainer
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n")[0])
+    p.add_argument("--config", default="configs/train/ten_point.toml", help="training config file (TOML)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a config field, e.g. --set total_steps=200000 (repeatable)")  # fmt: skip
+    p.add_argument("--out", help="output folder (default runs/<preset>)")
+    p.add_argument("--resume", help="checkpoint.pt of a run to continue")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def final_table(out: Path) -> str:
+    """Markdown table of the last evaluation in ``out/curve.csv``."""
+    rows = list(csv.DictReader((out / "curve.csv").open()))
+    last_step = rows[-1]["step"]
+    lines = ["| opponent | matches | win rate | 95% CI | points/hand diff |", "|---|---|---|---|---|"]
+    for r in rows:
+        if r["step"] == last_step:
+            interval = f"[{float(r['ci_low']):.3f}, {float(r['ci_high']):.3f}]"
+            win, diff = f"{float(r['win_rate']):.3f}", f"{float(r['points_diff']):+.2f}"
+            row = [r["opponent"], r["matches"], win, interval, diff]
+            lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.resume:
+            out = Path(args.out) if args.out else Path(args.resume).parent
+            if args.overrides:
+                raise ValueError("--resume continues a run with its own config; --set cannot change it")
+            trainer = Trainer(None, out, resume=args.resume)
+        else:
+            config = load_config(args.config, args.overrides)
+            out = Path(args.out or f"runs/{config.preset}")
+            trainer = Trainer(config, out)
+    except ValueError as err:
+        sys.exit(f"error: {err}")
+    trainer.run(progress=not args.no_progress)
+    print(f"\nagent: {out / 'agent.pt'}  checkpoint: {out / 'checkpoint.pt'}  TensorBoard: tensorboard --logdir {out}")
+    print(final_table(out))
+
+
+if __name__ == "__main__":
+    main()
