@@ -560,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("Examples::", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("agents", nargs="*", help="agent A and agent B (registry names)")
+    parser.add_argument("agents", nargs="*", help="agent A and agent B (registry names or checkpoint paths)")
     parser.add_argument("--ladder", nargs="+", metavar="AGENT", help="rate these agents, every pair in duplicate")
     parser.add_argument("--preset", default="ten_point", help="game preset (smear_env.list_presets())")
     parser.add_argument("--matches", type=int, default=200, help="games per evaluation (per pair in a ladder); even")

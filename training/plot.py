@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 
-def plot_curve(curve: str | Path, out: str | Path, title: str | None = None, target: float | None = 0.65) -> Path:
+def plot_curve(curve: str | Path, out: str | Path, title: str | None = None, target: float | None = None) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display on training machines
@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("curve", help="curve.csv of a training run")
     p.add_argument("-o", "--out", required=True, help="PNG file to write")
     p.add_argument("--title")
+    p.add_argument("--target", type=float, default=None, help="draw a target win rate against rule (e.g. 0.65)")
     args = p.parse_args(argv)
-    print(plot_curve(args.curve, args.out, args.title))
+    print(plot_curve(args.curve, args.out, args.title, args.target))
 
 
 if __name__ == "__main__":

@@ -56,7 +56,11 @@ def main(argv: list[str] | None = None) -> None:
             trainer = Trainer(config, out)
     except ValueError as err:
         sys.exit(f"error: {err}")
-    trainer.run(progress=not args.no_progress)
+    try:
+        trainer.run(progress=not args.no_progress)
+    except KeyboardInterrupt:  # the state mid-rollout is not saved: resuming from a checkpoint stays exact
+        sys.exit(f"\ninterrupted: continue with --resume {out / 'checkpoint.pt'} (saved every "
+                 f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
     print(f"\nagent: {out / 'agent.pt'}  checkpoint: {out / 'checkpoint.pt'}  TensorBoard: tensorboard --logdir {out}")
     print(final_table(out))
 
