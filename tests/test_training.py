@@ -186,3 +186,12 @@ def test_shipped_configs_load_and_overrides_apply() -> None:
     for path in configs:
         config = load_config(path, ["lr=1e-4", "hidden=[64, 64]"])
         assert config.lr == 1e-4 and config.hidden == [64, 64]
+
+
+@pytest.mark.parametrize("preset", ["ten_point", "minnesota"])
+def test_shipped_checkpoints_load_for_their_preset_and_play_legal_matches(preset: str) -> None:
+    path = Path("checkpoints") / f"{preset}.pt"
+    data = load_checkpoint(path, get_rules(preset))
+    assert path.stat().st_size < 5_000_000 and data["preset"] == preset
+    result = evaluate(str(path), "rule", preset, 2, seed=0, workers=1)
+    assert result.a.games == 2

@@ -65,6 +65,7 @@ class Trainer:
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.lr, eps=1e-5)
         self.pool: list[dict[str, torch.Tensor]] = []
+        self.pool_policies: list[Any] = []
         self.step = self.update = 0
         self.train_seconds = 0.0
         self.imitated = False
@@ -99,12 +100,11 @@ class Trainer:
             raise ValueError("this checkpoint holds an agent only (no optimizer or games in flight): cannot resume it")
         self.net.load_state_dict(data["model"])
         self.optimizer.load_state_dict(data["optimizer"])
-        self.pool = list(data["pool"])
         self.step, self.update, self.train_seconds = data["step"], data["update"], data["train_minutes"] * 60
         self.last_eval = dict(data.get("evaluation", {}))
         state = pickle.loads(data["state"])  # our own run's state: see training.checkpoint
         self.rng, self.collector, self.imitated = state["rng"], state["collector"], state["imitated"]
-        self.collector.rng = self.rng
+        self._set_pool(list(data["pool"]))
 
     # ------------------------------------------------------------------ the run
     def run(self, progress: bool = True, max_updates: int | None = None) -> dict[str, float]:
@@ -121,7 +121,7 @@ class Trainer:
         last_eval_at = self.train_seconds
         while self.step < c.total_steps and not self._out_of_time() and self.update != stop_at:
             started = time.perf_counter()
-            batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self._pool_policies())
+            batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self.pool_policies)
             collect_seconds = time.perf_counter() - started
             losses = self.ppo_update(batch)
             self.train_seconds += time.perf_counter() - started
@@ -131,8 +131,7 @@ class Trainer:
             bar.update(len(batch))
             bar.set_postfix(self._postfix(losses), refresh=False)
             if self.update % c.snapshot_every == 0:
-                self.pool = ([*self.pool, copy.deepcopy(self.net.state_dict())])[-c.pool_size :]
-                self.collector.pool_size = len(self.pool)
+                self._set_pool([*self.pool, copy.deepcopy(self.net.state_dict())][-c.pool_size :])
             if self.update % c.checkpoint_every == 0:
                 self.save()
             if c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60:
@@ -140,9 +139,8 @@ class Trainer:
                 last_eval_at = self.train_seconds
                 bar.set_postfix(self._postfix(losses), refresh=True)
         bar.close()
-        self.save()
-        self.evaluate(c.final_eval_matches)
-        self.save()
+        self.evaluate(c.final_eval_matches)  # saves before playing (the harness loads agent.pt) ...
+        self.save()  # ... and after, to keep the evaluation in the files
         self.writer.close()
         return dict(self.last_eval)
 
@@ -153,14 +151,15 @@ class Trainer:
     def _learner_policy(self):  # noqa: ANN202
         return torch_policy(self.net, self.device)
 
-    def _pool_policies(self) -> list[Any]:
-        nets = []
-        for state in self.pool:
+    def _set_pool(self, pool: list[dict[str, torch.Tensor]]) -> None:
+        """Keep the snapshots and a policy over each (built once per snapshot, not per rollout)."""
+        self.pool = pool
+        self.pool_policies = []
+        for state in pool:
             net = PolicyValueNet(self.net.obs_size, self.net.num_actions, self.config.hidden).to(self.device)
             net.load_state_dict(state)
-            nets.append(torch_policy(net, self.device))
-        self.collector.pool_size = len(nets)
-        return nets
+            self.pool_policies.append(torch_policy(net, self.device))
+        self.collector.pool_size = len(pool)
 
     # ------------------------------------------------------------------ imitation warm start
     def imitate(self, bar: tqdm) -> None:

@@ -47,6 +47,13 @@ class Episode:
     logps: list[float] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
 
+    def add(self, obs: np.ndarray, mask: np.ndarray, action: int, logp: float, value: float) -> None:
+        self.obs.append(obs)
+        self.masks.append(mask)
+        self.actions.append(action)
+        self.logps.append(logp)
+        self.values.append(value)
+
 
 @dataclass
 class Match:
@@ -156,12 +163,8 @@ class Collector:
         m = self.matches[i]
         action = m.bots[seat].act(player_view(m.game, seat))
         if self.imitate:
-            ep = m.episodes.setdefault(seat, Episode())
-            ep.obs.append(m.observer.vector(m.game, seat).copy())
-            ep.masks.append(action_mask(m.game.legal_mask()).astype(bool))
-            ep.actions.append(action)
-            ep.logps.append(0.0)
-            ep.values.append(0.0)
+            obs, mask = m.observer.vector(m.game, seat), action_mask(m.game.legal_mask()).astype(bool)
+            m.episodes.setdefault(seat, Episode()).add(obs, mask, action, 0.0, 0.0)
         self._apply(i, action)
 
     def _policy_moves(self, idxs: list[int], policy: PolicyFn, record: bool) -> None:
@@ -173,12 +176,8 @@ class Collector:
         if record:
             logps = log_softmax_np(logits)[np.arange(len(idxs)), actions]
             for k, m in enumerate(matches):
-                ep = m.episodes.setdefault(m.game.current_player, Episode())
-                ep.obs.append(obs[k])
-                ep.masks.append(masks[k])
-                ep.actions.append(int(actions[k]))
-                ep.logps.append(float(logps[k]))
-                ep.values.append(float(values[k]))
+                episode = m.episodes.setdefault(m.game.current_player, Episode())
+                episode.add(obs[k], masks[k], int(actions[k]), float(logps[k]), float(values[k]))
         for i, action in zip(idxs, actions):
             self._apply(i, int(action))
 
