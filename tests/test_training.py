@@ -195,3 +195,10 @@ def test_shipped_checkpoints_load_for_their_preset_and_play_legal_matches(preset
     assert path.stat().st_size < 5_000_000 and data["preset"] == preset
     result = evaluate(str(path), "rule", preset, 2, seed=0, workers=1)
     assert result.a.games == 2
+
+
+def test_resume_may_extend_a_run_but_not_change_what_it_learns(tiny_run: Path, tmp_path: Path) -> None:
+    trainer = Trainer(None, tmp_path, resume=tiny_run / "checkpoint.pt", extend={"total_steps": 5000})
+    assert trainer.config.total_steps == 5000 and trainer.config.lr == tiny_config().lr
+    with pytest.raises(ValueError, match="lr cannot change"):
+        Trainer(None, tmp_path, resume=tiny_run / "checkpoint.pt", extend={"lr": 1.0})

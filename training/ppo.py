@@ -36,6 +36,24 @@ EVAL_SEED = 20261122  # deals of every evaluation during training (the same deal
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
 
 
+#: config fields a resumed run may change: when it stops and how it is evaluated, nothing it learns from
+RESUME_OVERRIDES = frozenset(
+    {"total_steps", "time_limit_minutes", "eval_every_minutes", "eval_matches", "final_eval_matches",
+     "eval_opponents", "checkpoint_every", "torch_threads"}
+)  # fmt: skip
+
+
+def check_extension(changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` if a resumed run may take them; else a ValueError naming the fields that would change the run."""
+    refused = sorted(set(changes) - RESUME_OVERRIDES)
+    if refused:
+        raise ValueError(
+            f"--resume continues a run with its own config; {', '.join(refused)} cannot change "
+            f"(allowed: {', '.join(sorted(RESUME_OVERRIDES))})"
+        )
+    return changes
+
+
 def pick_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
@@ -47,12 +65,22 @@ def pick_device(name: str) -> torch.device:
 class Trainer:
     """A training run in ``out_dir``: ``checkpoint.pt`` (resumable), ``agent.pt`` (to ship), ``tb/``, ``curve.csv``."""
 
-    def __init__(self, config: TrainConfig | None, out_dir: str | Path, resume: str | Path | None = None) -> None:
-        """A new run of ``config``, or (``config`` None) the run saved in the checkpoint ``resume``."""
+    def __init__(
+        self,
+        config: TrainConfig | None,
+        out_dir: str | Path,
+        resume: str | Path | None = None,
+        extend: dict[str, Any] | None = None,
+    ) -> None:
+        """A new run of ``config``, or (``config`` None) the run saved in the checkpoint ``resume``.
+
+        ``extend`` changes only when a resumed run stops and how it is evaluated
+        (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer.
+        """
         self.out = Path(out_dir)
         if resume is not None:
             data = load_checkpoint(resume)
-            config = config_from_dict(data["config"])  # the run's own config: resuming continues the same run
+            config = config_from_dict(check_extension(extend or {}), config_from_dict(data["config"]))
         if config is None:
             raise ValueError("Trainer needs a config, or a checkpoint to resume")
         self.out.mkdir(parents=True, exist_ok=True)

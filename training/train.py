@@ -1,9 +1,11 @@
 """Command line: ``python -m training.train --config configs/train/ten_point.toml [--set lr=1e-4] [--out runs/x]``.
 
 ``--resume runs/x/checkpoint.pt`` continues a run with its own config (the
-output folder defaults to the checkpoint's). At the end the run evaluates the
-agent against each baseline and prints the table; ``runs/x/agent.pt`` is the
-file to ship or to pass to ``python -m training.evaluate``.
+output folder defaults to the checkpoint's); ``--set`` may then change only when
+it stops and how it is evaluated (e.g. ``--set time_limit_minutes=90`` to train
+longer). At the end the run evaluates the agent against each baseline and prints
+the table; ``runs/x/agent.pt`` is the file to ship or to pass to
+``python -m training.evaluate``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import csv
 import sys
 from pathlib import Path
 
-from training.config import load_config
+from training.config import load_config, parse_overrides
 from training.ppo import Trainer
 
 
@@ -47,9 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.resume:
             out = Path(args.out) if args.out else Path(args.resume).parent
-            if args.overrides:
-                raise ValueError("--resume continues a run with its own config; --set cannot change it")
-            trainer = Trainer(None, out, resume=args.resume)
+            trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides))
         else:
             config = load_config(args.config, args.overrides)
             out = Path(args.out or f"runs/{config.preset}")
