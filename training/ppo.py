@@ -30,7 +30,7 @@ from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
 from training.config import TrainConfig, config_from_dict
 from training.evaluate import evaluate
 from training.model import PolicyValueNet
-from training.selfplay import Batch, Collector, torch_policy
+from training.selfplay import Batch, Collector, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
@@ -93,7 +93,7 @@ class Trainer:
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.lr, eps=1e-5)
         self.pool: list[dict[str, torch.Tensor]] = []
-        self.pool_policies: list[Any] = []
+        self.pool_policies: list[PolicyFn] = []
         self.step = self.update = 0
         self.train_seconds = 0.0
         self.imitated = False
@@ -176,7 +176,7 @@ class Trainer:
         limit = self.config.time_limit_minutes
         return bool(limit) and self.train_seconds >= limit * 60
 
-    def _learner_policy(self):  # noqa: ANN202
+    def _learner_policy(self) -> PolicyFn:
         return torch_policy(self.net, self.device)
 
     def _set_pool(self, pool: list[dict[str, torch.Tensor]]) -> None:

@@ -18,8 +18,8 @@ log-probabilities are stored, so PPO's ratio corrects for the newer policy).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import torch
@@ -86,7 +86,8 @@ class Batch:
         return len(self.actions)
 
 
-PolicyFn = Any  # callable(obs [B, O], masks [B, A]) -> (logits [B, A] numpy, values [B] numpy)
+#: a batched policy: (observations [B, O], masks [B, A]) -> (masked logits [B, A], values [B]), numpy in and out
+PolicyFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 class Collector:
