@@ -322,8 +322,10 @@ def _run_chunks(
                 yield (index, *runner.play_pairs(pairs))
                 bar.update(2 * len(pairs))
         return
-    # the pool forks before tqdm starts its monitor thread
-    with multiprocessing.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
+    # spawned, not forked: a fork after torch has started its thread pool (checking a checkpoint
+    # agent loads one) deadlocks the workers on their first forward pass
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
         results = pool.imap_unordered(_play_chunk, list(enumerate(chunks)))
         with tqdm(total=total, desc=desc, unit="game", file=sys.stderr, disable=not progress) as bar:
             for result in results:
