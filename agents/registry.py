@@ -12,8 +12,8 @@ from pathlib import Path
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
-from agents.rule_bot import RuleAgent
-from agents.search_bot import SearchAgent
+from agents.rule_bot import BoldRuleAgent, RuleAgent
+from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
@@ -22,7 +22,9 @@ SCHNEIDER = "bohemian_schneider"
 _SMEAR_AGENTS: dict[str, Callable[[Rules, int | None], Agent]] = {
     "random": lambda rules, seed: RandomAgent(seed),
     "rule": lambda rules, seed: RuleAgent(rules, seed),
+    "bold": lambda rules, seed: BoldRuleAgent(rules, seed),
     "search": lambda rules, seed: SearchAgent(rules, seed),
+    "searchbid": lambda rules, seed: SearchBidAgent(rules, seed),
 }
 
 

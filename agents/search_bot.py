@@ -131,6 +131,22 @@ class SearchAgent(RuleAgent):
         return max(moves, key=lambda m: (totals[m], -k.table.power[m]))
 
 
+class SearchBidAgent(SearchAgent):
+    """Bids and names trump by the search bot's rollouts, then plays like the rule bot.
+
+    On ``ten_point`` search's edge over the rule bot looks like its bidding: playing
+    search's cards with the rule bot's bids won 16 of 40 duplicate games against
+    the rule bot. So this is the cheaper stand-in for search as a training
+    opponent: a bid costs about 0.1-0.2 s (``bid_samples`` rollouts per suit), a
+    card the rule bot's few hundredths of a millisecond.
+    """
+
+    name = "searchbid"
+
+    def _search_play(self, k: Knowledge) -> int:
+        return choose_play(k)
+
+
 def _highest_of_suit(k: Knowledge, suit: int) -> int | None:
     cards = [a - A.PLAY_BASE for a in k.legal if a - A.PLAY_BASE < 52 and (a - A.PLAY_BASE) // 13 == suit]
     return max(cards, key=lambda c: c % 13) if cards else None

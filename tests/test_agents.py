@@ -7,7 +7,7 @@ import pytest
 import smear_env
 from agents.registry import agent_names, make_agent
 from agents.rule_bot import estimate_points
-from agents.search_bot import SearchAgent
+from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env.cards import mask_of, parse_cards
 from smear_env.game import Game
 from smear_env.observation import player_view
@@ -40,6 +40,8 @@ def quick_search(name: str, rules, seed: int):
     """Agents by name, with a small search so the suite stays fast."""
     if name == "search":
         return SearchAgent(rules, seed, samples=3, time_budget=0.05, bid_samples=1)
+    if name == "searchbid":
+        return SearchBidAgent(rules, seed, bid_samples=2)
     return make_agent(name, rules, seed)
 
 
@@ -47,6 +49,25 @@ def quick_search(name: str, rules, seed: int):
 def test_search_bot_plays_only_legal_moves(preset: str) -> None:
     game = play_match(preset, ["search", "rule"], seed=5, max_hands=2, make=quick_search)
     assert game.hands_played >= 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sparring_bidders_play_only_legal_moves(preset: str) -> None:
+    game = play_match(preset, ["bold", "searchbid"], seed=6, max_hands=3, make=quick_search)
+    assert game.hands_played >= 1
+
+
+def test_bold_bids_at_least_what_the_rule_bot_bids_on_every_hand() -> None:
+    rules = get_rules("ten_point")
+    bold, rule = make_agent("bold", rules, 0), make_agent("rule", rules, 0)
+    higher = 0
+    for seed in range(200):
+        game = Game(rules, seed=seed)
+        view = player_view(game, game.current_player)
+        bold_bid, rule_bid = bold.act(view), rule.act(view)
+        assert bold_bid >= rule_bid  # bid actions are ordered: pass, then the bids, then a moon
+        higher += bold_bid != rule_bid
+    assert higher > 20  # it really is bolder
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota", "ten_point_5p"])
@@ -108,7 +129,8 @@ def test_agent_for_other_rules_fails_clearly() -> None:
 
 
 def test_unknown_agent_name_lists_the_choices() -> None:
-    with pytest.raises(ValueError, match="unknown agent 'alphago' for ten_point: expected one of random, rule"):
+    expected = "unknown agent 'alphago' for ten_point: expected one of bold, random, rule, search, searchbid"
+    with pytest.raises(ValueError, match=expected):
         make_agent("alphago", "ten_point")
 
 
