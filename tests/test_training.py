@@ -13,13 +13,14 @@ torch = pytest.importorskip("torch")
 from agents.neural_agent import NeuralAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from smear_env.game import Game  # noqa: E402
-from smear_env.observation import Observer, player_view, vector_from_view  # noqa: E402
+from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
-from training.config import TrainConfig, config_from_dict, load_config, parse_overrides  # noqa: E402
+from training.config import TrainConfig, config_from_dict, load_config, opponent_mix, parse_overrides  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
-from training.model import ILLEGAL_LOGIT, sample_actions  # noqa: E402
+from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
+from training.selfplay import OPPONENT_KINDS, Collector, torch_policy  # noqa: E402
 
 TINY = {
     "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
@@ -202,3 +203,26 @@ def test_resume_may_extend_a_run_but_not_change_what_it_learns(tiny_run: Path, t
     assert trainer.config.total_steps == 5000 and trainer.config.lr == tiny_config().lr
     with pytest.raises(ValueError, match="lr cannot change"):
         Trainer(None, tmp_path, resume=tiny_run / "checkpoint.pt", extend={"lr": 1.0})
+
+
+def test_fine_tuning_starts_from_the_given_weights(tiny_run: Path, tmp_path: Path) -> None:
+    agent = str(tiny_run / "agent.pt")
+    trainer = Trainer(tiny_config(init_from=agent, bc_hands=0), tmp_path / "ft")
+    start = trainer.net.state_dict()
+    assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
+    with pytest.raises(ValueError, match=r"hidden layers \[32\], this config has \[16\]"):
+        Trainer(tiny_config(init_from=agent, hidden=[16]), tmp_path / "other_shape")
+    with pytest.raises(ValueError, match="minnesota"):
+        Trainer(tiny_config(init_from=agent, preset="minnesota"), tmp_path / "other_rules")
+
+
+def test_every_opponent_kind_has_a_config_field_and_plays() -> None:
+    assert tuple(opponent_mix(TrainConfig())) == OPPONENT_KINDS
+    rules, rng = get_rules("ten_point"), np.random.default_rng(0)
+    mix = {"bold": 1.0, "searchbid": 1.0}
+    collector = Collector(rules, 2, mix, rng)
+    net = PolicyValueNet(observation_size(4), 181, [16], 0)
+    batch = collector.collect(40, torch_policy(net, torch.device("cpu")), [])
+    assert len(batch) >= 40 and {m.opponent for m in collector.matches} <= {"bold", "searchbid"}
+    with pytest.raises(ValueError, match="unknown opponent kinds \\['search'\\]"):
+        Collector(rules, 2, {"search": 1.0}, rng)

@@ -26,6 +26,7 @@ class TrainConfig:
     time_limit_minutes: float = 0.0  # stop (and checkpoint) after this much training time; 0 = no limit
     device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
     torch_threads: int = 0  # CPU threads for torch; 0 = torch's default
+    init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     # --- experience collection
@@ -37,6 +38,8 @@ class TrainConfig:
     opp_pool: float = 0.2  # a past snapshot of the policy, uniform over the pool
     opp_rule: float = 0.5  # the rule-based bot
     opp_random: float = 0.0  # the uniform random bot
+    opp_bold: float = 0.0  # the rule bot bidding its full estimate (contests every bid)
+    opp_searchbid: float = 0.0  # search's rollout bids, rule play (0.1-0.2 s a bid: slows collection a lot)
     snapshot_every: int = 10  # updates between snapshots added to the pool
     pool_size: int = 10  # snapshots kept (oldest dropped first)
     # --- imitation warm start (part of the run: the rule bot's moves, no outside data)
@@ -72,6 +75,12 @@ class TrainConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
+EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search")  # baselines a run may be evaluated against
+
+
+def opponent_mix(c: TrainConfig) -> dict[str, float]:
+    """Opponent kind -> probability weight, from the ``opp_*`` fields."""
+    return {name.removeprefix("opp_"): getattr(c, name) for name in FIELDS if name.startswith("opp_")}
 
 
 def _validate(c: TrainConfig) -> None:
@@ -90,7 +99,7 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) >= 0, name, "expected zero or more")
     for name in ("eval_matches", "final_eval_matches"):
         need(getattr(c, name) >= 2 and getattr(c, name) % 2 == 0, name, "expected an even number >= 2 (deal pairs)")
-    mix = (c.opp_self, c.opp_pool, c.opp_rule, c.opp_random)
+    mix = list(opponent_mix(c).values())
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
     need(bool(c.hidden) and all(isinstance(h, int) and h > 0 for h in c.hidden), "hidden", "expected positive ints")
@@ -98,7 +107,7 @@ def _validate(c: TrainConfig) -> None:
     for name in ("lr", "bc_lr", "clip", "max_grad_norm"):
         need(getattr(c, name) > 0, name, "expected a positive number")
     for name in c.eval_opponents:
-        need(name in ("rule", "random", "search"), "eval_opponents", "expected names among rule, random, search")
+        need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
 
 
 def _coerce(name: str, value: Any) -> Any:

@@ -27,10 +27,10 @@ from smear_env import actions as A
 from smear_env.observation import observation_size
 from smear_env.rules import get_rules
 from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
-from training.config import TrainConfig, config_from_dict
+from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
 from training.model import PolicyValueNet
-from training.selfplay import Batch, Collector, PolicyFn, torch_policy
+from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
@@ -99,10 +99,12 @@ class Trainer:
         self.imitated = False
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
-        mix = {"self": c.opp_self, "pool": c.opp_pool, "rule": c.opp_rule, "random": c.opp_random}
+        mix = opponent_mix(c)
         self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale)
         if resume is not None:
             self._restore(data)
+        elif c.init_from:
+            self._load_weights(c.init_from)
         self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
 
     # ------------------------------------------------------------------ checkpoints
@@ -122,6 +124,16 @@ class Trainer:
         """The resumable checkpoint and the small agent file (weights and what they were trained for)."""
         save_checkpoint(self.out / "checkpoint.pt", self._payload(full=True))
         save_checkpoint(self.out / "agent.pt", self._payload(full=False))
+
+    def _load_weights(self, path: str) -> None:
+        """Start from a trained agent's weights (fine-tuning): same rules and layout, same network shape."""
+        data = load_checkpoint(path, self.rules)  # other rules or another observation layout fail here
+        if list(data["hidden"]) != list(self.config.hidden):
+            raise ValueError(
+                f"init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
+                f"this config has {list(self.config.hidden)}; set hidden to match"
+            )
+        self.net.load_state_dict(data["model"])
 
     def _restore(self, data: dict[str, Any]) -> None:
         if "state" not in data:
@@ -286,7 +298,7 @@ class Trainer:
             w.add_scalar("bids/mean_bid", stats["bid_total"] / stats["bids"], step)
         if stats.get("hands"):
             w.add_scalar("bids/learner_bid_rate", stats.get("bids", 0) / stats["hands"], step)
-        for kind in ("self", "pool", "rule", "random"):
+        for kind in OPPONENT_KINDS:
             if stats.get(f"episodes_vs_{kind}"):
                 w.add_scalar(f"reward/vs_{kind}", stats[f"reward_vs_{kind}"] / stats[f"episodes_vs_{kind}"], step)
         self._stats = stats

@@ -33,7 +33,7 @@ from training.model import log_softmax_np, sample_actions
 
 LEARNER = "learner"
 POOL = "pool"
-OPPONENT_KINDS = ("self", "pool", "rule", "random")
+OPPONENT_KINDS = ("self", "pool", "rule", "random", "bold", "searchbid")  # bots by their registry names
 MAX_DEALS_PER_MATCH = 100  # a match still running after this many deals is abandoned (cautious bots may never end)
 
 
@@ -101,6 +101,9 @@ class Collector:
         self.gamma, self.gae_lambda = gamma, gae_lambda
         self.reward_scale = reward_scale or float(rules.max_hand_points)
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
+        unknown = set(opponent_mix) - set(OPPONENT_KINDS)
+        if unknown:
+            raise ValueError(f"unknown opponent kinds {sorted(unknown)}: expected among {', '.join(OPPONENT_KINDS)}")
         kinds = [k for k in OPPONENT_KINDS if opponent_mix.get(k, 0) > 0]
         weights = np.array([opponent_mix[k] for k in kinds], dtype=np.float64)
         self.kinds, self.kind_p = kinds, weights / weights.sum()
