@@ -3,9 +3,11 @@
 Prints decisions/s and hands/s (medians of --repeats runs of --seconds each) and, when
 ``open_spiel`` is installed, OpenSpiel's C++ ``euchre`` (random play,
 ``information_state_tensor`` built every step) measured in every repeat right beside the
-preset's runs, with the median of the per-repeat ratios.
+preset's runs, with the median of the per-repeat ratios. Within a repeat the three runs
+take turns in --slices short slices, so a neighbour's load on a shared machine falls on
+all three alike instead of on whichever ran at the wrong moment.
 
-    python benchmarks/bench_env.py [--seconds 2] [--repeats 3] [--presets ten_point minnesota]
+    python benchmarks/bench_env.py [--seconds 2] [--repeats 3] [--slices 10] [--presets ten_point minnesota]
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-
-import numpy as np
+from functools import partial
 
 import smear_env
 from smear_env.game import Game
@@ -50,7 +51,7 @@ def env_run(preset: str, seconds: float, seed: int) -> tuple[int, int, float]:
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            env.step(rng.choice(obs["action_mask"].nonzero()[0]))  # a uniformly random legal action
             decisions += 1
         hands += 1
         env.reset()
@@ -79,15 +80,23 @@ def euchre_run(seconds: float, seed: int) -> tuple[int, int, float]:
     return decisions, games, time.perf_counter() - start
 
 
-def rates(run: Callable[[int], tuple[int, int, float]], seed: int) -> tuple[float, float]:
-    decisions, hands, seconds = run(seed)
-    return decisions / seconds, hands / seconds
+def interleaved_rates(
+    runs: list[Callable[[float, int], tuple[int, int, float]]], seconds: float, slices: int, seed: int
+) -> list[tuple[float, float]]:
+    """(decisions/s, hands/s) of each run, the runs taking turns in ``slices`` slices of ``seconds`` in all."""
+    totals = [[0, 0, 0.0] for _ in runs]
+    for index in range(slices):
+        for run, total in zip(runs, totals, strict=True):
+            for i, value in enumerate(run(seconds / slices, seed * slices + index)):
+                total[i] += value
+    return [(decisions / spent, hands / spent) for decisions, hands, spent in totals]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--slices", type=int, default=10, help="turns each run takes within a repeat")
     parser.add_argument("--presets", nargs="*", default=smear_env.list_smear_presets())
     args = parser.parse_args(argv)
     try:
@@ -105,11 +114,10 @@ def main(argv: list[str] | None = None) -> None:
     med = statistics.median
     for preset in args.presets:
         rows = []
+        runs = [partial(env_run, preset), partial(engine_run, preset)] + ([euchre_run] if has_euchre else [])
         for seed in range(args.repeats):  # each repeat measures euchre beside env and engine: ratios side by side
-            env = rates(lambda s, p=preset: env_run(p, args.seconds, s), seed)
-            engine = rates(lambda s, p=preset: engine_run(p, args.seconds, s), seed)
-            euchre = rates(lambda s: euchre_run(args.seconds, s), seed)[0] if has_euchre else 0.0
-            rows.append((env, engine, euchre))
+            measured = interleaved_rates(runs, args.seconds, args.slices, seed)
+            rows.append((measured[0], measured[1], measured[2][0] if has_euchre else 0.0))
         env_d, env_h = med(r[0][0] for r in rows), med(r[0][1] for r in rows)
         eng_d, eng_h = med(r[1][0] for r in rows), med(r[1][1] for r in rows)
         line = f"| {preset} | {env_d:,.0f} | {env_h:,.0f} | {eng_d:,.0f} | {eng_h:,.0f} |"

@@ -11,7 +11,6 @@ wrapper's attribute forwarding would cost a fifth of the simulation speed.
 
 from __future__ import annotations
 
-import operator
 from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -134,13 +133,13 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self._legal(game, action)
-        if legal is None:
+        try:
+            game.apply(action)  # checks the move: a ValueError names it and the legal moves, state unchanged
+        except ValueError:
             if self.illegal_action == "raise":
-                game.apply(action)  # raises ValueError naming the action and the legal moves
+                raise
             self._penalize(agent)
             return
-        game.apply(legal)
         if game.is_over:
             self._clear_rewards()
             for a, value in zip(self.possible_agents, self._final_rewards(game), strict=True):
@@ -152,14 +151,6 @@ class CardGameEnv(AECEnv):
             self.agent_selection = self.possible_agents[game.current_player]
         if self.render_mode == "human":
             self.render()
-
-    def _legal(self, game: Any, action: object) -> int | None:
-        """``action`` as an int if it is legal now, else None (any type: None, strings, numpy ints)."""
-        try:
-            index = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            return None
-        return index if 0 <= index < self.num_actions and game.legal_mask() >> index & 1 else None
 
     def _penalize(self, agent: str) -> None:
         self._clear_rewards()

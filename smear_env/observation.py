@@ -37,6 +37,7 @@ Total ``75 N + 337`` floats: 637 for 4 players, 712 for 5, 787 for 6.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -94,30 +95,35 @@ class Observer:
     def _card_masks(self, game: Game, seat: int) -> list[int]:
         """The card blocks of ``seat``'s vector, as bit masks in layout order."""
         rel = self._rel[seat]
-        sides, won = game.sides, game.won
-        side = sides[seat]
-        trick_mask = won_mine = won_others = 0
-        for _, card in game.trick:
-            trick_mask |= 1 << card
-        for s in rel:
-            if sides[s] == side:
-                won_mine |= won[s]
-            else:
-                won_others |= won[s]
-        called = 1 << game.called_card if game.called_card >= 0 else 0
+        won_mine, won_others = self._won_masks(game, seat)
         played = game.played
-        return [game.hands[seat], game.discarded[seat], *[played[s] for s in rel], trick_mask, won_mine, won_others,
-                called]  # fmt: skip
+        return [game.hands[seat], game.discarded[seat], *[played[s] for s in rel], _trick_mask(game), won_mine,
+                won_others, _called_mask(game)]  # fmt: skip
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
-        raw = b"".join([m.to_bytes(8, "little") for m in self._card_masks(game, seat)])
         out = np.zeros(self.size, dtype=np.float32)
-        out[: self.scalar_start] = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
+        out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
         for i, v in zip(*self._scalars(game, seat), strict=True):
             out[i] = v
         return out
 
+    def _won_masks(self, game: Game, seat: int) -> tuple[int, int]:
+        """Cards in the tricks won by ``seat``'s side and by the other sides."""
+        sides, won = game.sides, game.won
+        side = sides[seat]
+        mine = others = 0
+        for s in range(self.n):
+            if sides[s] == side:
+                mine |= won[s]
+            else:
+                others |= won[s]
+        return mine, others
+
+    def _unpack_cards(self, masks: list[int]) -> np.ndarray:
+        """The card blocks as 0/1 bytes, from their bit masks."""
+        raw = b"".join([m.to_bytes(8, "little") for m in masks])
+        return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")[self._card_bits]
 
     def _scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Positions and values of the non-zero scalar features."""
@@ -127,18 +133,24 @@ class Observer:
 
     def _fast_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Scalars that may change with any move: phase, trump, bidder, partner, leader, tricks."""
-        n = self.n
         index = [self._phase + game.phase, self._high_bid, self._tricks]
         values = [1.0, game.high_bid / A.MOON_BID, len(game.tricks) / game.rules.play_hand_size]
-        bidder = (game.bidder - seat) % n if game.bidder >= 0 else -1
-        partner = (game.partner - seat) % n if game.partner >= 0 else -1
-        leader = (game.leader - seat) % n if game.phase == PLAY else -1
+        bidder, partner, leader = self._relative_roles(game, seat)
         for base, who in ((self._trump, game.trump), (self._bidder, bidder), (self._partner, partner),
                           (self._leader, leader)):  # fmt: skip
             if who >= 0:
                 index.append(base + who)
                 values.append(1.0)
         return index, values
+
+    def _relative_roles(self, game: Game, seat: int) -> tuple[int, int, int]:
+        """Relative seats of the bidder, the called partner and the trick's leader (-1: none yet)."""
+        n = self.n
+        return (
+            (game.bidder - seat) % n if game.bidder >= 0 else -1,
+            (game.partner - seat) % n if game.partner >= 0 else -1,
+            (game.leader - seat) % n if game.phase == PLAY else -1,
+        )
 
     def _slow_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Scalars that change only with a bid, a discard, a draw or a new hand."""
@@ -162,84 +174,179 @@ class Observer:
 class IncrementalObserver(Observer):
     """An :class:`Observer` that keeps each seat's last vector and rewrites only what changed.
 
-    Between two observations of a seat only a few cards move and a few scalars
-    change, so diffing the card masks and the scalar list against the seat's last
-    ones is cheaper than unpacking every block again. Gives exactly
-    :meth:`Observer.vector` (the tests check it step by step); call
-    :meth:`forget` when a new game starts.
+    Built for the env's step loop, where the observation is most of the cost and
+    every numpy call costs about a microsecond. Between two observations of a
+    seat only a few cards move and a few scalars change: the card blocks are
+    compared as bit masks with the seat's last ones and only the bits that
+    differ are written, and the scalars are compared as two small tuples (the
+    fast ones moving every trick, the slow ones only with a bid, a discard, a
+    draw or a new hand). Gives exactly :meth:`Observer.vector` (the tests check
+    it step by step); call :meth:`forget` when a new game starts.
     """
 
     def __init__(self, num_players: int) -> None:
         super().__init__(num_players)
+        # one-hot slots of the fast key, in its order: phase, trump, bidder, partner, leader
+        self._one_hot = (self._phase, self._trump, self._bidder, self._partner, self._leader)
+        self._block_starts = [k * NUM_CARDS for k in range(num_players + NUM_CARD_BLOCKS_FIXED)]
+        self._in_seat_order = [itemgetter(*rel) for rel in self._rel]  # per-seat lists -> relative order
+        n = num_players
+        # each seat's last vector and the state it was built from: the vector is a function of these
+        # three, so a new game is diffed against the last one like any other move
+        self._buffers: list[np.ndarray | None] = [None] * n
+        self._views: list[memoryview] = [memoryview(b"")] * n  # each buffer's memoryview: its item writes are faster
+        self._masks: list[list[int]] = [[] for _ in range(n)]
+        self._fast: list[tuple[int, ...]] = [()] * n
+        self._slow: list[tuple[Any, ...]] = [()] * n
         self.forget()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable (training checkpoints hold matches in flight): memoryviews are rebuilt on load."""
+        return {k: v for k, v in self.__dict__.items() if k != "_views"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._views = [memoryview(b"") if b is None else memoryview(b) for b in self._buffers]
+
     def forget(self) -> None:
-        """Drop every cached vector (a new game)."""
-        self._buffers: list[np.ndarray | None] = [None] * self.n
-        self._masks: list[list[int]] = [[] for _ in range(self.n)]
-        self._fast: list[tuple[list[int], list[float]]] = [([], []) for _ in range(self.n)]
-        self._slow: list[tuple[list[int], list[float]]] = [([], []) for _ in range(self.n)]
-        self._slow_keys: list[tuple[int, ...]] = [() for _ in range(self.n)]
+        """Drop what is keyed by progress in one game (call it when a new game starts)."""
+        n = self.n
+        self._won: list[tuple[Any, int, int]] = [((), 0, 0)] * n  # ((deal, tricks done), mine, others)
+        # deals are numbered by len(game.deals), which counts redeals and, unlike hands_played, does not
+        # move when the hand is scored
+        self._settled: list[int] = [-1] * n  # the deal whose play phase last saw the slow key
+        self._deal_of: list[int] = [-1] * n  # the deal of each seat's last vector
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         buf = self._buffers[seat]
         masks = self._card_masks(game, seat)
-        fast = self._fast_scalars(game, seat)
-        key = (game.hands_played, game.redeals, game.phase, sum(game.discard_counts), sum(game.drawn_counts),
-               game.bids.count(None))  # fmt: skip  # changes whenever a slow scalar may
+        deal = len(game.deals)
         if buf is None:
             buf = self._buffers[seat] = super().vector(game, seat)
-            self._slow[seat] = self._slow_scalars(game, seat)
+            self._views[seat] = memoryview(buf)
+            self._fast[seat] = self._fast_key(game, seat)
+            self._slow[seat] = self._slow_key(game)
         else:
-            self._update_cards(buf, self._masks[seat], masks)
-            self._update_scalars(buf, self._fast[seat], fast)
-            if key != self._slow_keys[seat]:
-                slow = self._slow_scalars(game, seat)
-                self._update_scalars(buf, self._slow[seat], slow)
-                self._slow[seat] = slow
-        self._masks[seat] = masks
-        self._fast[seat] = fast
-        self._slow_keys[seat] = key
+            if deal == self._deal_of[seat]:
+                self._update_cards(self._views[seat], self._masks[seat], masks)
+            else:  # a new deal moves dozens of cards: one unpack beats setting them one by one
+                buf[: self.scalar_start] = self._unpack_cards(masks)
+            self._update_fast(self._views[seat], game, seat)
+            self._update_slow(self._views[seat], game, seat)
+        self._masks[seat], self._deal_of[seat] = masks, deal
         return buf.copy()
 
-    @staticmethod
-    def _update_cards(buf: np.ndarray, old: list[int], new: list[int]) -> None:
-        for block, (before, now) in enumerate(zip(old, new, strict=True)):
-            changed = before ^ now
-            base = block * NUM_CARDS
-            while changed:
-                low = changed & -changed
-                card = low.bit_length() - 1
-                buf[base + card] = 1.0 if now & low else 0.0
-                changed ^= low
+    def _card_masks(self, game: Game, seat: int) -> list[int]:
+        if not game.tricks:  # nothing won yet
+            mine = others = 0
+        else:  # the cards won change only when a trick ends
+            when, mine, others = self._won[seat]
+            now = (len(game.deals), len(game.tricks))
+            if when != now:
+                mine, others = self._won_masks(game, seat)
+                self._won[seat] = (now, mine, others)
+        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), _trick_mask(game),
+                mine, others, _called_mask(game)]  # fmt: skip
+
+    def _update_cards(self, buf: memoryview, old: list[int], new: list[int]) -> None:
+        for base, before, now in zip(self._block_starts, old, new):
+            if before != now:
+                added, gone = now & ~before, before & ~now
+                while added:
+                    low = added & -added
+                    buf[base + low.bit_length() - 1] = 1.0
+                    added ^= low
+                while gone:
+                    low = gone & -gone
+                    buf[base + low.bit_length() - 1] = 0.0
+                    gone ^= low
+
+    def _fast_key(self, game: Game, seat: int) -> tuple[int, ...]:
+        """Scalars that may change with any move: phase, trump, bidder, partner, leader, high bid, tricks."""
+        return (game.phase, game.trump, *self._relative_roles(game, seat), game.high_bid, len(game.tricks))
+
+    def _update_fast(self, buf: memoryview, game: Game, seat: int) -> None:
+        fast, old = self._fast_key(game, seat), self._fast[seat]
+        if fast == old:
+            return
+        for base, before, now in zip(self._one_hot, old, fast):  # zip stops after the five one-hot slots
+            if before != now:
+                if before >= 0:
+                    buf[base + before] = 0.0
+                if now >= 0:
+                    buf[base + now] = 1.0
+        buf[self._high_bid] = fast[5] / A.MOON_BID
+        buf[self._tricks] = fast[6] / game.rules.play_hand_size
+        self._fast[seat] = fast
 
     @staticmethod
-    def _update_scalars(
-        buf: np.ndarray, old: tuple[list[int], list[float]], new: tuple[list[int], list[float]]
-    ) -> None:
-        old_index, old_values = old
-        new_index, new_values = new
-        if old_index == new_index:
-            for i, before, now in zip(new_index, old_values, new_values, strict=True):
-                if before != now:
-                    buf[i] = now
+    def _slow_key(game: Game) -> tuple[Any, ...]:
+        """Scalars that change only with a bid, a discard, a draw or a new hand (seats absolute)."""
+        return (game.dealer, tuple(game.bids), tuple(game.discard_counts), tuple(game.drawn_counts),
+                tuple(game.scores), game.hands_played)  # fmt: skip
+
+    def _update_slow(self, buf: memoryview, game: Game, seat: int) -> None:
+        """Rewrite the slow scalars of the seats whose values moved (the layout: :meth:`Observer._slow_scalars`)."""
+        if game.phase == PLAY:  # no bid, discard, draw or score moves while the cards are played
+            deal = len(game.deals)
+            if self._settled[seat] == deal:
+                return
+            self._settled[seat] = deal
+        key, old = self._slow_key(game), self._slow[seat]
+        if key == old:
             return
-        for i in old_index:
-            buf[i] = 0.0
-        for i, v in zip(new_index, new_values, strict=True):
-            buf[i] = v
+        n, rel = self.n, self._rel[seat]
+        if key[0] != old[0]:
+            buf[self._dealer + (old[0] - seat) % n] = 0.0
+            buf[self._dealer + (key[0] - seat) % n] = 1.0
+        for k, s in enumerate(rel):
+            before, now = old[1][s], key[1][s]
+            if before != now:
+                buf[self._bid_slot[k] + (0 if before is None else before + 1)] = 0.0
+                buf[self._bid_slot[k] + (0 if now is None else now + 1)] = 1.0
+            buf[self._discards + k] = key[2][s] / 24.0
+            buf[self._drawn + k] = key[3][s] / 24.0
+        if key[4:] != old[4:]:
+            r = game.rules
+            target = r.target_score if r.match_end == "target" else 4 * r.num_hands
+            teams = game.teams
+            for k, s in enumerate(rel):
+                buf[self._scores + k] = max(-1.0, min(1.0, game.scores[teams[s]] / target))
+            if r.match_end == "hands":
+                buf[self._progress] = game.hands_played / r.num_hands
+        self._slow[seat] = key
+
+
+def _trick_mask(game: Game) -> int:
+    mask = 0
+    for _, card in game.trick:
+        mask |= 1 << card
+    return mask
+
+
+def _called_mask(game: Game) -> int:
+    return 1 << game.called_card if game.called_card >= 0 else 0
 
 
 _MASK_CACHE: dict[int, np.ndarray] = {}
 _MASK_CACHE_SIZE = 1 << 16  # distinct legal sets kept (about 12 MB at most); the cache is emptied when full
+_FEW_LEGAL = 5  # legal sets this small are built bit by bit, not cached
 
 
 def action_mask(legal: int) -> np.ndarray:
     """int8 mask over the action space from the engine's legal-move bit mask (a fresh, writable array).
 
-    The same legal sets come back again and again (bids, trumps, discards, common
-    hands), and copying a cached mask is ten times cheaper than unpacking bits.
+    A few legal moves (most card plays) are set one by one on a zeroed array;
+    larger sets (bids, trumps, discards) recur, so their masks are cached and
+    copied: either way about a microsecond, where unpacking bits costs three.
     """
+    if legal.bit_count() <= _FEW_LEGAL:
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        while legal:
+            low = legal & -legal
+            mask[low.bit_length() - 1] = 1
+            legal ^= low
+        return mask
     mask = _MASK_CACHE.get(legal)
     if mask is None:
         if len(_MASK_CACHE) >= _MASK_CACHE_SIZE:
@@ -255,7 +362,6 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
     Holds the same information as the vector, for rule-based bots and front ends.
     """
     r = game.rules
-
 
     legal = game.legal_actions() if game.current_player == seat else []
     return {

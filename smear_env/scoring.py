@@ -10,11 +10,12 @@ or a bust-out, with the preset's tie-breaks.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from smear_env import actions as A
-from smear_env.cards import JOKER1, JOKER2, RANKS, cards_of
+from smear_env.cards import JOKER1, JOKER2, RANKS, mask_of
 
 if TYPE_CHECKING:
     from smear_env.game import Game
@@ -83,17 +84,25 @@ def _award_high_low(game: Game, awards: dict[str, int]) -> None:
 
 
 def _card_points(game: Game) -> dict[int, int]:
+    """Card points toward Game per side: counted by value class with one bit count each."""
     r = game.rules
-    values = list(CARD_VALUES)
-    values[JOKER1] = values[JOKER2] = r.joker_card_value
+    classes = _value_classes(r.joker_card_value)
     totals: dict[int, int] = {}
     for seat, mask in enumerate(game.won):
         side = game.side_of(seat)
-        totals[side] = totals.get(side, 0) + sum(values[c] for c in cards_of(mask))
+        totals[side] = totals.get(side, 0) + sum(v * (mask & m).bit_count() for v, m in classes)
     if r.blind_discards_count and game.bidder >= 0:
         side = game.side_of(game.bidder)
-        totals[side] += sum(values[c] for c in cards_of(game.discarded[game.bidder]))
+        totals[side] += sum(v * (game.discarded[game.bidder] & m).bit_count() for v, m in classes)
     return totals
+
+
+@functools.cache
+def _value_classes(joker_value: int) -> tuple[tuple[int, int], ...]:
+    """(card value, mask of the cards worth it) for every non-zero value."""
+    values = list(CARD_VALUES)
+    values[JOKER1] = values[JOKER2] = joker_value
+    return tuple((v, mask_of(c for c, w in enumerate(values) if w == v)) for v in sorted(set(values) - {0}))
 
 
 def score_hand(game: Game) -> HandResult:

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import smear_env
 from smear_env import actions as A
 from smear_env.game import Deal, replay
-from smear_env.observation import Observer, layout, observation_size
+from smear_env.observation import Observer, action_mask, layout, observation_size
 
 SMEAR_PRESETS = smear_env.list_smear_presets()
 
@@ -220,3 +220,32 @@ def test_incremental_observation_equals_a_fresh_one_at_every_step(preset: str) -
                 assert np.array_equal(env.observe(agent)["observation"], fresh.vector(game, seat))
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+@pytest.mark.parametrize("preset", SMEAR_PRESETS)
+def test_observing_only_on_turn_equals_a_fresh_observation_across_matches(preset: str) -> None:
+    """As agents see it: each seat looks only when it is to move (many moves apart), game after game."""
+    fresh = Observer(smear_env.get_rules(preset).num_players)
+    env = smear_env.env(preset=preset, reward="hand")
+    rng = np.random.default_rng(7)
+    for seed in range(6):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            assert np.array_equal(obs["observation"], fresh.vector(env.game, env.possible_agents.index(agent)))
+            legal = np.flatnonzero(obs["action_mask"])
+            assert np.array_equal(legal, env.game.legal_actions() if not (term or trunc) else [])
+            env.step(None if term or trunc else int(rng.choice(legal)))
+
+
+FEW_AND_MANY = [[A.PASS], [A.PLAY_BASE + 3, A.PLAY_BASE + 40], list(range(A.PLAY_BASE, A.PLAY_BASE + 20))]
+
+
+@pytest.mark.parametrize("actions", FEW_AND_MANY)
+def test_action_masks_are_fresh_writable_arrays(actions: list[int]) -> None:
+    legal = sum(1 << a for a in actions)
+    first = action_mask(legal)
+    assert first.dtype == np.int8 and first.shape == (A.NUM_ACTIONS,)
+    assert np.flatnonzero(first).tolist() == actions
+    first[:] = 0  # a caller scribbling on its mask must not change the next one
+    assert np.flatnonzero(action_mask(legal)).tolist() == actions
