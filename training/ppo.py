@@ -127,7 +127,10 @@ class Trainer:
 
     def _load_weights(self, path: str) -> None:
         """Start from a trained agent's weights (fine-tuning): same rules and layout, same network shape."""
-        data = load_checkpoint(path, self.rules)  # other rules or another observation layout fail here
+        try:
+            data = load_checkpoint(path, self.rules)  # other rules or another observation layout fail here
+        except ValueError as err:
+            raise ValueError(f"training config: init_from: {err}") from None
         if list(data["hidden"]) != list(self.config.hidden):
             raise ValueError(
                 f"init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
