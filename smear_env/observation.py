@@ -90,15 +90,14 @@ class Observer:
         self._discards, self._drawn, self._tricks = off["discard_counts"], off["drawn_counts"], off["tricks_done"]
         self._scores, self._progress = off["scores"], off["hands_progress"]
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        self._in_seat_order = [itemgetter(*rel) for rel in self._rel]  # per-seat lists -> relative order
         self._bid_slot = [self._bids + BID_SLOTS * k for k in range(n)]
 
     def _card_masks(self, game: Game, seat: int) -> list[int]:
         """The card blocks of ``seat``'s vector, as bit masks in layout order."""
-        rel = self._rel[seat]
-        won_mine, won_others = self._won_masks(game, seat)
-        played = game.played
-        return [game.hands[seat], game.discarded[seat], *[played[s] for s in rel], _trick_mask(game), won_mine,
-                won_others, _called_mask(game)]  # fmt: skip
+        won_mine, won_others = self._won_masks(game, seat) if game.tricks else (0, 0)
+        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), _trick_mask(game),
+                won_mine, won_others, _called_mask(game)]  # fmt: skip
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
@@ -189,7 +188,6 @@ class IncrementalObserver(Observer):
         # one-hot slots of the fast key, in its order: phase, trump, bidder, partner, leader
         self._one_hot = (self._phase, self._trump, self._bidder, self._partner, self._leader)
         self._block_starts = [k * NUM_CARDS for k in range(num_players + NUM_CARD_BLOCKS_FIXED)]
-        self._in_seat_order = [itemgetter(*rel) for rel in self._rel]  # per-seat lists -> relative order
         n = num_players
         # each seat's last vector and the state it was built from: the vector is a function of these
         # three, so a new game is diffed against the last one like any other move
@@ -211,7 +209,6 @@ class IncrementalObserver(Observer):
     def forget(self) -> None:
         """Drop what is keyed by progress in one game (call it when a new game starts)."""
         n = self.n
-        self._won: list[tuple[Any, int, int]] = [((), 0, 0)] * n  # ((deal, tricks done), mine, others)
         # deals are numbered by len(game.deals), which counts redeals and, unlike hands_played, does not
         # move when the hand is scored
         self._settled: list[int] = [-1] * n  # the deal whose play phase last saw the slow key
@@ -235,18 +232,6 @@ class IncrementalObserver(Observer):
             self._update_slow(self._views[seat], game, seat)
         self._masks[seat], self._deal_of[seat] = masks, deal
         return buf.copy()
-
-    def _card_masks(self, game: Game, seat: int) -> list[int]:
-        if not game.tricks:  # nothing won yet
-            mine = others = 0
-        else:  # the cards won change only when a trick ends
-            when, mine, others = self._won[seat]
-            now = (len(game.deals), len(game.tricks))
-            if when != now:
-                mine, others = self._won_masks(game, seat)
-                self._won[seat] = (now, mine, others)
-        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), _trick_mask(game),
-                mine, others, _called_mask(game)]  # fmt: skip
 
     def _update_cards(self, buf: memoryview, old: list[int], new: list[int]) -> None:
         for base, before, now in zip(self._block_starts, old, new):
