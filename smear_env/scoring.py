@@ -90,11 +90,14 @@ def _card_points(game: Game) -> dict[int, int]:
     totals: dict[int, int] = {}
     for seat, mask in enumerate(game.won):
         side = game.side_of(seat)
-        totals[side] = totals.get(side, 0) + sum(v * (mask & m).bit_count() for v, m in classes)
+        totals[side] = totals.get(side, 0) + _points_in(mask, classes)
     if r.blind_discards_count and game.bidder >= 0:
-        side = game.side_of(game.bidder)
-        totals[side] += sum(v * (game.discarded[game.bidder] & m).bit_count() for v, m in classes)
+        totals[game.side_of(game.bidder)] += _points_in(game.discarded[game.bidder], classes)
     return totals
+
+
+def _points_in(cards: int, classes: tuple[tuple[int, int], ...]) -> int:
+    return sum(value * (cards & mask).bit_count() for value, mask in classes)
 
 
 @functools.cache

@@ -133,7 +133,7 @@ class Trainer:
             raise ValueError(f"training config: init_from: {err}") from None
         if list(data["hidden"]) != list(self.config.hidden):
             raise ValueError(
-                f"init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
+                f"training config: init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
                 f"this config has {list(self.config.hidden)}; set hidden to match"
             )
         self.net.load_state_dict(data["model"])
