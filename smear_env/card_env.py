@@ -66,6 +66,7 @@ class CardGameEnv(AECEnv):
         self.game: Any = None
         self.agents: list[str] = []
         self.agent_selection = ""  # observe/last/step before reset() raise a clear RuntimeError
+        self._skip_agent_selection: str | None = None  # see _was_dead_step
 
     # ------------------------------------------------------------------ what each game supplies
     @abstractmethod
@@ -114,11 +115,12 @@ class CardGameEnv(AECEnv):
         dealer = int(options.get("dealer", 0))
         self.game = self._new_game(engine_seed, dealer, deals, self.reward_mode == self.reward_modes[1])
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -151,6 +153,30 @@ class CardGameEnv(AECEnv):
             self.agent_selection = self.possible_agents[game.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def _was_dead_step(self, action: None) -> None:
+        """PettingZoo's step for a finished agent, for episodes that end for every agent at once.
+
+        Here every agent terminates in the same step (a finished game or an illegal move), so
+        the next agent to remove is simply the first one left; PettingZoo's general version
+        scans for it and costs a few percent of a short hand.
+        """
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for table in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del table[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = self.agents[0]
+        else:  # the last one: back to the agent whose dead step came first
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        for a in self.rewards:
+            self.rewards[a] = 0.0
 
     def _penalize(self, agent: str) -> None:
         self._clear_rewards()

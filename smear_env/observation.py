@@ -95,9 +95,13 @@ class Observer:
 
     def _card_masks(self, game: Game, seat: int) -> list[int]:
         """The card blocks of ``seat``'s vector, as bit masks in layout order."""
+        trick = 0
+        for _, card in game.trick:
+            trick |= 1 << card
         won_mine, won_others = self._won_masks(game, seat) if game.tricks else (0, 0)
-        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), _trick_mask(game),
-                won_mine, won_others, _called_mask(game)]  # fmt: skip
+        called = 1 << game.called_card if game.called_card >= 0 else 0
+        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), trick,
+                won_mine, won_others, called]  # fmt: skip
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
@@ -132,23 +136,28 @@ class Observer:
 
     def _fast_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Scalars that may change with any move: phase, trump, bidder, partner, leader, tricks."""
-        index = [self._phase + game.phase, self._high_bid, self._tricks]
-        values = [1.0, game.high_bid / A.MOON_BID, len(game.tricks) / game.rules.play_hand_size]
-        bidder, partner, leader = self._relative_roles(game, seat)
-        for base, who in ((self._trump, game.trump), (self._bidder, bidder), (self._partner, partner),
+        phase, trump, bidder, partner, leader, high_bid, tricks = self._fast_key(game, seat)
+        index = [self._phase + phase, self._high_bid, self._tricks]
+        values = [1.0, high_bid / A.MOON_BID, tricks / game.rules.play_hand_size]
+        for base, who in ((self._trump, trump), (self._bidder, bidder), (self._partner, partner),
                           (self._leader, leader)):  # fmt: skip
             if who >= 0:
                 index.append(base + who)
                 values.append(1.0)
         return index, values
 
-    def _relative_roles(self, game: Game, seat: int) -> tuple[int, int, int]:
-        """Relative seats of the bidder, the called partner and the trick's leader (-1: none yet)."""
+    def _fast_key(self, game: Game, seat: int) -> tuple[int, ...]:
+        """Phase, trump, relative seats of the bidder, the called partner and the trick's leader
+        (-1: none yet), high bid and tricks done: the scalars that may change with any move."""
         n = self.n
         return (
+            game.phase,
+            game.trump,
             (game.bidder - seat) % n if game.bidder >= 0 else -1,
             (game.partner - seat) % n if game.partner >= 0 else -1,
             (game.leader - seat) % n if game.phase == PLAY else -1,
+            game.high_bid,
+            len(game.tricks),
         )
 
     def _slow_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
@@ -224,12 +233,14 @@ class IncrementalObserver(Observer):
             self._fast[seat] = self._fast_key(game, seat)
             self._slow[seat] = self._slow_key(game)
         else:
+            view = self._views[seat]
             if deal == self._deal_of[seat]:
-                self._update_cards(self._views[seat], self._masks[seat], masks)
+                self._update_cards(view, self._masks[seat], masks)
             else:  # a new deal moves dozens of cards: one unpack beats setting them one by one
                 buf[: self.scalar_start] = self._unpack_cards(masks)
-            self._update_fast(self._views[seat], game, seat)
-            self._update_slow(self._views[seat], game, seat)
+            self._update_fast(view, game, seat)
+            if game.phase != PLAY or self._settled[seat] != deal:  # nothing slow moves during card play
+                self._update_slow(view, game, seat, deal)
         self._masks[seat], self._deal_of[seat] = masks, deal
         return buf.copy()
 
@@ -245,10 +256,6 @@ class IncrementalObserver(Observer):
                     low = gone & -gone
                     buf[base + low.bit_length() - 1] = 0.0
                     gone ^= low
-
-    def _fast_key(self, game: Game, seat: int) -> tuple[int, ...]:
-        """Scalars that may change with any move: phase, trump, bidder, partner, leader, high bid, tricks."""
-        return (game.phase, game.trump, *self._relative_roles(game, seat), game.high_bid, len(game.tricks))
 
     def _update_fast(self, buf: memoryview, game: Game, seat: int) -> None:
         fast, old = self._fast_key(game, seat), self._fast[seat]
@@ -270,12 +277,9 @@ class IncrementalObserver(Observer):
         return (game.dealer, tuple(game.bids), tuple(game.discard_counts), tuple(game.drawn_counts),
                 tuple(game.scores), game.hands_played)  # fmt: skip
 
-    def _update_slow(self, buf: memoryview, game: Game, seat: int) -> None:
+    def _update_slow(self, buf: memoryview, game: Game, seat: int, deal: int) -> None:
         """Rewrite the slow scalars of the seats whose values moved (the layout: :meth:`Observer._slow_scalars`)."""
-        if game.phase == PLAY:  # no bid, discard, draw or score moves while the cards are played
-            deal = len(game.deals)
-            if self._settled[seat] == deal:
-                return
+        if game.phase == PLAY:  # no bid, discard, draw or score moves while the cards are played: look once
             self._settled[seat] = deal
         key, old = self._slow_key(game), self._slow[seat]
         if key == old:
@@ -300,17 +304,6 @@ class IncrementalObserver(Observer):
             if r.match_end == "hands":
                 buf[self._progress] = game.hands_played / r.num_hands
         self._slow[seat] = key
-
-
-def _trick_mask(game: Game) -> int:
-    mask = 0
-    for _, card in game.trick:
-        mask |= 1 << card
-    return mask
-
-
-def _called_mask(game: Game) -> int:
-    return 1 << game.called_card if game.called_card >= 0 else 0
 
 
 _MASK_CACHE: dict[int, np.ndarray] = {}

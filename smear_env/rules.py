@@ -96,6 +96,11 @@ class Rules:
         """Card ids in this deck."""
         return tuple(make_deck(self.lowest_rank, self.jokers))
 
+    @cached_property
+    def trump_tables(self) -> dict[int, Any]:
+        """Trump tables built so far, by trump suit (-1: none yet); filled by ``smear_env.trump.trump_table``."""
+        return {}
+
     @property
     def num_teams(self) -> int:
         """Match scoring units: 2 teams with partnerships, else one per player."""

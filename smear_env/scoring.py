@@ -86,14 +86,13 @@ def _award_high_low(game: Game, awards: dict[str, int]) -> None:
 def _card_points(game: Game) -> dict[int, int]:
     """Card points toward Game per side: counted by value class with one bit count each."""
     r = game.rules
-    classes = _value_classes(r.joker_card_value)
-    totals: dict[int, int] = {}
-    for seat, mask in enumerate(game.won):
-        side = game.side_of(seat)
-        totals[side] = totals.get(side, 0) + _points_in(mask, classes)
+    won: dict[int, int] = {}  # cards won per side: a side's seats pooled first, then counted once
+    for side, mask in zip(game.sides, game.won):
+        won[side] = won.get(side, 0) | mask
     if r.blind_discards_count and game.bidder >= 0:
-        totals[game.side_of(game.bidder)] += _points_in(game.discarded[game.bidder], classes)
-    return totals
+        won[game.sides[game.bidder]] |= game.discarded[game.bidder]  # out of play, so never also won
+    classes = _value_classes(r.joker_card_value)
+    return {side: _points_in(mask, classes) for side, mask in won.items()}
 
 
 def _points_in(cards: int, classes: tuple[tuple[int, int], ...]) -> int:
@@ -111,8 +110,7 @@ def _value_classes(joker_value: int) -> tuple[tuple[int, int], ...]:
 def score_hand(game: Game) -> HandResult:
     """Score the hand ``game`` has just finished and update its match scores."""
     r, t = game.rules, game.table
-    n = game.num_players
-    sides = [game.side_of(s) for s in range(n)]
+    sides = list(game.sides)
     result = HandResult(game.bidder, game.high_bid, game.trump, sides)
     awards: dict[str, int] = {}
     _award_high_low(game, awards)
@@ -150,7 +148,7 @@ def score_hand(game: Game) -> HandResult:
 def _settle(game: Game, result: HandResult) -> None:
     """Make or set the bid, update match scores and decide the match."""
     r = game.rules
-    bid_side = game.side_of(game.bidder)
+    bid_side = game.sides[game.bidder]
     taken = result.points[bid_side]
     bid = game.high_bid
     if bid == A.MOON_BID:
@@ -165,11 +163,11 @@ def _settle(game: Game, result: HandResult) -> None:
         bid_delta = (min(taken, r.max_bid) if r.smudge_bid else taken) if made else -bid  # only a smudge scores 5
     result.made = made
     result.deltas = {s: (bid_delta if s == bid_side else p) for s, p in result.points.items()}
-    bid_teams = {game.team_of(s) for s in range(game.num_players) if game.side_of(s) == bid_side}
+    sides, teams = game.sides, game.teams
+    bid_teams = {team for team, side in zip(teams, sides) if side == bid_side}
     before = list(game.scores)
     for team in range(r.num_teams):
-        seat = next(s for s in range(game.num_players) if game.team_of(s) == team)
-        game.scores[team] += result.deltas[game.side_of(seat)]
+        game.scores[team] += result.deltas[sides[teams.index(team)]]  # a team's seats share one side
     result.match_winners = _match_winners(game, result, bid_teams, before)
 
 

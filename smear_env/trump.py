@@ -1,13 +1,12 @@
 """Card order once a trump suit is known: effective suits, trick power, point cards.
 
-Built once per (rules, trump suit) and cached, so that following, winning and
-scoring are table look-ups and bit operations during play.
+Built once per (rules, trump suit) and kept on the rules object, so that
+following, winning and scoring are table look-ups and bit operations during play.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from smear_env.cards import JOKER1, JOKER2, JOKERS_MASK, RANKS, SAME_COLOUR, mask_of
 from smear_env.rules import Rules
@@ -63,9 +62,19 @@ def _protected(rules: Rules, t: TrumpTable) -> int:
     return mask_of(c for name in named for c in cards.get(name, []) if c >= 0) & t.trump_mask
 
 
-@lru_cache(maxsize=256)
 def trump_table(rules: Rules, trump: int) -> TrumpTable:
-    """The table for ``trump`` (a suit index, or -1 for "not set yet") under ``rules``."""
+    """The table for ``trump`` (a suit index, or -1 for "not set yet") under ``rules``.
+
+    Kept in ``rules.trump_tables`` rather than a cache keyed by the rules: hashing and
+    comparing a rule set's fifty options cost more than the look-up, twice a hand.
+    """
+    table = rules.trump_tables.get(trump)
+    if table is None:
+        table = rules.trump_tables[trump] = _build_table(rules, trump)
+    return table
+
+
+def _build_table(rules: Rules, trump: int) -> TrumpTable:
     if trump < 0:
         suit_masks = tuple(mask_of(range(s * 13, s * 13 + 13)) for s in range(4))
         effective = tuple([c // 13 for c in range(52)] + [-1, -1])
