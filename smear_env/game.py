@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_env import actions as A
-from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards
+from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards, shuffle
 from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.scoring import HandResult, score_hand
 from smear_env.trump import TrumpTable, trick_winner, trump_table
@@ -98,7 +98,7 @@ class Game:
     # ------------------------------------------------------------------ set-up
     def _next_deal(self) -> Deal:
         deck = list(self.rules.deck)
-        self._rng.shuffle(deck)  # always, so a replay from explicit deals leaves the RNG where it was
+        shuffle(deck, self._rng)  # always, so a replay from explicit deals leaves the RNG where it was
         if self._deal_queue:
             deal = self._deal_queue.pop(0)
             self._check_deal(deal)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from smear_env import actions as A
-from smear_env.cards import JOKER1, JOKER2, format_card, format_cards, parse_card, parse_cards
+from smear_env.cards import JOKER1, JOKER2, format_card, format_cards, parse_card, parse_cards, shuffle
 
 
 def test_cards_round_trip() -> None:
@@ -44,3 +46,15 @@ def test_moves_round_trip_and_labels() -> None:
 def test_bad_moves_fail_clearly(bad: str) -> None:
     with pytest.raises(ValueError, match="is not a move"):
         A.parse_action(bad)
+
+
+@pytest.mark.parametrize("size", [1, 2, 24, 32, 33, 52, 54])
+def test_shuffle_matches_random_shuffle(size: int) -> None:
+    """Seeded deals depend on this shuffle: it must give exactly what ``random.shuffle`` gives."""
+    for seed in range(200):
+        ours, theirs = list(range(size)), list(range(size))
+        rng_ours, rng_theirs = random.Random(seed), random.Random(seed)
+        shuffle(ours, rng_ours)
+        rng_theirs.shuffle(theirs)
+        assert ours == theirs
+        assert rng_ours.random() == rng_theirs.random()  # and the generator is left in the same place

@@ -40,7 +40,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from smear_env.cards import NUM_CARDS, cards_of, format_card, format_cards, make_deck, mask_of, parse_card, parse_cards
+from smear_env.cards import (
+    NUM_CARDS,
+    cards_of,
+    format_card,
+    format_cards,
+    make_deck,
+    mask_of,
+    parse_card,
+    parse_cards,
+    shuffle,
+)
 
 ENGINE_VERSION = 1
 GAME_NAME = "bohemian_schneider"
@@ -221,7 +231,7 @@ class Game:
     # ------------------------------------------------------------------ set-up
     def _next_deal(self) -> Deal:
         deck = list(DECK)
-        self._rng.shuffle(deck)  # always, so a replay from explicit deals leaves the RNG where it was
+        shuffle(deck, self._rng)  # always, so a replay from explicit deals leaves the RNG where it was
         if self._deal_queue:
             deal = self._deal_queue.pop(0)
             deal.check()
