@@ -197,6 +197,7 @@ class IncrementalObserver(Observer):
         # one-hot slots of the fast key, in its order: phase, trump, bidder, partner, leader
         self._one_hot = (self._phase, self._trump, self._bidder, self._partner, self._leader)
         self._block_starts = [k * NUM_CARDS for k in range(num_players + NUM_CARD_BLOCKS_FIXED)]
+        self._no_cards = [0] * len(self._block_starts)
         n = num_players
         # each seat's last vector and the state it was built from: the vector is a function of these
         # three, so a new game is diffed against the last one like any other move
@@ -236,8 +237,9 @@ class IncrementalObserver(Observer):
             view = self._views[seat]
             if deal == self._deal_of[seat]:
                 self._update_cards(view, self._masks[seat], masks)
-            else:  # a new deal moves dozens of cards: one unpack beats setting them one by one
-                buf[: self.scalar_start] = self._unpack_cards(masks)
+            else:  # a new deal: clear every card block at once, then set the few cards held so far
+                buf[: self.scalar_start] = 0.0
+                self._update_cards(view, self._no_cards, masks)
             self._update_fast(view, game, seat)
             if game.phase != PLAY or self._settled[seat] != deal:  # nothing slow moves during card play
                 self._update_slow(view, game, seat, deal)
@@ -288,13 +290,17 @@ class IncrementalObserver(Observer):
         if key[0] != old[0]:
             buf[self._dealer + (old[0] - seat) % n] = 0.0
             buf[self._dealer + (key[0] - seat) % n] = 1.0
-        for k, s in enumerate(rel):
-            before, now = old[1][s], key[1][s]
-            if before != now:
-                buf[self._bid_slot[k] + (0 if before is None else before + 1)] = 0.0
-                buf[self._bid_slot[k] + (0 if now is None else now + 1)] = 1.0
-            buf[self._discards + k] = key[2][s] / 24.0
-            buf[self._drawn + k] = key[3][s] / 24.0
+        if key[1] != old[1]:
+            for k, s in enumerate(rel):
+                before, now = old[1][s], key[1][s]
+                if before != now:
+                    buf[self._bid_slot[k] + (0 if before is None else before + 1)] = 0.0
+                    buf[self._bid_slot[k] + (0 if now is None else now + 1)] = 1.0
+        for start, position in ((self._discards, 2), (self._drawn, 3)):
+            if key[position] != old[position]:
+                counts = key[position]
+                for k, s in enumerate(rel):
+                    buf[start + k] = counts[s] / 24.0
         if key[4:] != old[4:]:
             r = game.rules
             target = r.target_score if r.match_end == "target" else 4 * r.num_hands
