@@ -95,8 +95,7 @@ class raw_env(CardGameEnv):
     def _vector(self, game: Game, seat: int) -> np.ndarray:
         return self._observer.vector(game, seat)
 
-    def _mask(self, legal: int) -> np.ndarray:
-        return action_mask(legal)
+    _mask = staticmethod(action_mask)  # the mask builder itself: one call less per observation
 
     def _view(self, game: Game, seat: int) -> dict[str, Any]:
         return player_view(game, seat)

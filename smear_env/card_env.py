@@ -124,13 +124,13 @@ class CardGameEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._require_game()
+        game = self.game if self.game is not None else self._require_game()  # the check inline: a hot path
         seat = self.agent_name_mapping[agent]
         legal = game.legal_mask() if seat == game.current_player and agent in self.agents else 0
         return {"observation": self._vector(game, seat), "action_mask": self._mask(legal)}
 
     def step(self, action: int | None) -> None:
-        game = self._require_game()
+        game = self.game if self.game is not None else self._require_game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
