@@ -77,8 +77,8 @@ def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
     trick = [(s, parse_card(c)) for s, c in view["trick"]]
     voids = [0] * rules.num_players
     for t in view["tricks"]:
-        _note_voids(voids, [(s, parse_card(c)) for s, c in t["cards"]], table)
-    _note_voids(voids, trick, table)
+        _note_voids(voids, [(s, parse_card(c)) for s, c in t["cards"]], table, rules.follow)
+    _note_voids(voids, trick, table, rules.follow)
     called = view["called_card"]
     return Knowledge(
         rules=rules,
@@ -100,12 +100,18 @@ def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
     )
 
 
-def _note_voids(voids: list[int], plays: list[tuple[int, int]], table: TrumpTable) -> None:
+def _note_voids(voids: list[int], plays: list[tuple[int, int]], table: TrumpTable, follow: str) -> None:
+    """Mark the led suit void for each seat that did not follow it.
+
+    Under ``follow_or_trump`` a trump on a side-suit lead is allowed while holding
+    the led suit, so only a card of a third suit proves the void.
+    """
     if not plays or table.trump < 0:
         return
     led = table.effective_suit[plays[0][1]]
     for seat, card in plays[1:]:
-        if table.effective_suit[card] != led:
+        suit = table.effective_suit[card]
+        if suit != led and not (follow == "follow_or_trump" and suit == table.trump):
             voids[seat] |= 1 << led
 
 

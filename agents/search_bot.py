@@ -2,22 +2,27 @@
 
 For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
-voids other seats showed by not following, hand sizes, a revealed called card,
-and (where trumps are discarded only when forced) trumps lying in hands rather
-than among the discards. Each sample is solved by alpha-beta over the hand's
-score: the points settled by who holds a card (High/Low "played") plus those
-the play decides (captured point cards and Game), with the bid made or set, my
-side maximizing its score change over the best other side's; the move with
-the best average wins. A
-position with at most ``EXACT_CARDS`` cards left is solved to the end; before
-that the search looks two tricks deep and values the points captured by then
-(Game as a fraction), which keeps the first tricks within the time budget.
+voids other seats showed by not following, hand sizes and a revealed called
+card, and (where trumps are discarded only when forced) trumps lying in hands
+rather than among the discards. Each sample is solved by alpha-beta over
+the hand's score: the points settled by who holds a card (High/Low "played")
+plus those the play decides (captured point cards and Game), with the bid made
+or set, my side maximizing its score change over the best other side's; the
+move with the best average wins. A position with at most ``EXACT_CARDS`` cards
+left is solved to the end; before that the search looks two tricks deep and
+values the points captured by then (Game as a fraction), which keeps the first
+tricks within the time budget.
+
 To bid, it samples the hidden cards (every card but its own hand, placed at
 random) ``bid_samples`` times and, for each sample and each candidate trump,
 plays the hand out with everyone using the rule-based policy and itself as
-bidder; it names the suit with the best mean and bids the points it took in at
-least three samples out of four (a moon only when nearly every sample took
-every point). Discards and partner calls are the rule-based bot's.
+bidder; it names the suit with the best mean, and its ceiling is the points it
+took in all but ``bid_risk`` of the samples (a moon only when nearly every
+sample took every point). A made bid scores the points taken, not the bid, so
+it bids the least that keeps the opponents still to bid from outbidding it in
+all but ``outbid_risk`` of the samples (each bidding what the rule bot would
+with its sampled hand), up to that ceiling; the dealer, bidding last, bids just
+enough to win. Discards and partner calls are the rule-based bot's.
 
 ``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
 per decision; the search stops at whichever comes first (at least one sample).
@@ -32,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
-from agents.rule_bot import RuleAgent, choose_play
+from agents.rule_bot import RuleAgent, best_trump, choose_play, default_bid_margin
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
@@ -56,11 +61,15 @@ class SearchAgent(RuleAgent):
         samples: int = 24,
         time_budget: float = 0.2,
         bid_samples: int = 8,
+        bid_risk: float = 0.25,
+        outbid_risk: float = 0.3,
     ) -> None:
         super().__init__(rules, seed)
         self.samples = samples
         self.time_budget = time_budget
         self.bid_samples = bid_samples
+        self.bid_risk = bid_risk  # share of sampled deals in which the bid may fail
+        self.outbid_risk = outbid_risk  # share of sampled deals in which a later opponent may outbid
         self._rollout_bot = RuleAgent(self.rules, seed)
         self._plan: tuple[int, int] | None = None  # (hand mask, suit) chosen while bidding
 
@@ -86,11 +95,13 @@ class SearchAgent(RuleAgent):
 
     # ------------------------------------------------------------------ bidding and trump
     def _search_bid(self, k: Knowledge) -> int:
-        """Bid what rollouts over sampled deals say this hand makes three times in four."""
+        """Bid the least that holds off later opponents, up to what rollouts say this hand makes."""
         r = self.rules
         outcomes = {suit: [] for suit in range(4)}
+        threats = []
         for _ in range(self.bid_samples):
             deal = _sample_deal(k, self.rng)
+            threats.append(_later_threat(k, deal))
             for suit in range(4):
                 points = _rollout(r, k, deal, suit, self._rollout_bot)
                 if points is not None:
@@ -104,10 +115,14 @@ class SearchAgent(RuleAgent):
         legal = set(k.legal)
         if r.moon_bid and A.MOON in legal and points[len(points) // 10] >= r.max_hand_points:
             return A.MOON
-        sure = points[len(points) // 4]  # made in at least three samples out of four
-        for bid in range(min(sure, r.max_bid), r.min_bid - 1, -1):
-            if A.BID_BASE + bid in legal:
-                return A.BID_BASE + bid
+        sure = points[int(len(points) * self.bid_risk)]  # made in all but bid_risk of the samples
+        bids = [bid for bid in range(r.min_bid, min(sure, r.max_bid) + 1) if A.BID_BASE + bid in legal]
+        if bids:
+            # a made bid scores the points taken, not the bid: bid only what keeps later opponents off
+            for bid in bids:
+                if sum(threat > bid for threat in threats) <= self.outbid_risk * len(threats):
+                    return A.BID_BASE + bid
+            return A.BID_BASE + bids[-1]
         if A.PASS in legal:
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced: the minimum
@@ -165,6 +180,22 @@ def _sample_deal(k: Knowledge, rng: random.Random) -> Deal:
             hands.append(others[i : i + r.hand_size])
             i += r.hand_size
     return Deal(hands, others[i : i + r.kitty_size], others[i + r.kitty_size :])
+
+
+def _later_threat(k: Knowledge, deal: Deal) -> int:
+    """What the opponents still to bid would bid in ``deal``, as the rule bot does: a bid below it is outbid.
+
+    A dealer who may steal counts one more, since it takes a bid it ties.
+    """
+    r = k.rules
+    margin = default_bid_margin(r)
+    threat, seat = 0, k.seat
+    while seat != k.dealer:
+        seat = (seat + 1) % k.n
+        if not k.is_friend(seat):
+            want = int(best_trump(mask_of(deal.hands[seat]), r, bidder=True)[1] - margin + 0.5)
+            threat = max(threat, want + (seat == k.dealer and r.dealer_steals))
+    return threat
 
 
 def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) -> int | None:

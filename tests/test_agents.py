@@ -8,7 +8,8 @@ import smear_env
 from agents.registry import agent_names, make_agent
 from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
-from smear_env.cards import mask_of, parse_cards
+from smear_env import actions as A
+from smear_env.cards import mask_of, parse_card, parse_cards
 from smear_env.game import Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
@@ -150,3 +151,59 @@ def test_strong_trump_hand_estimates_above_weak() -> None:
     strong = mask_of(parse_cards("AH KH JH 2H TH 9H 3C 4C 5C"))
     weak = mask_of(parse_cards("3H 4C 5C 6D 7D 8S 9S 4S 5S"))
     assert estimate_points(strong, rules, suit=2) > estimate_points(weak, rules, suit=2) + 1.5
+
+
+def test_a_trump_on_a_side_lead_proves_a_void_only_under_strict_following() -> None:
+    from agents.knowledge import _note_voids
+    from smear_env.cards import SUITS
+    from smear_env.trump import trump_table
+
+    table = trump_table(get_rules("ten_point"), SUITS.index("H"))
+    plays = [(0, parse_card("AS")), (1, parse_card("2H")), (2, parse_card("3C")), (3, parse_card("KS"))]
+    spades = 1 << SUITS.index("S")
+    for follow, expected in (("follow_or_trump", [0, 0, spades, 0]), ("strict", [0, spades, spades, 0])):
+        voids = [0] * 4
+        _note_voids(voids, plays, table, follow)
+        assert voids == expected, follow
+
+
+def test_search_bidding_last_bids_only_what_wins() -> None:
+    """A made bid scores the points taken, not the bid: with nobody left to outbid, bid the least."""
+    rules = get_rules("ten_point")
+    seen_bids = 0
+    for seed in range(40):
+        game = Game(rules, seed=seed, single_hand=True)
+        while game.current_player != game.dealer:
+            game.apply(A.PASS if A.PASS in game.legal_actions() else game.legal_actions()[0])
+        bot = SearchAgent(rules, seed=seed, bid_samples=4)
+        action = bot.act(player_view(game, game.dealer))
+        numeric = [a for a in game.legal_actions() if A.BID_BASE < a <= A.MAX_BID_ACTION]
+        if action != A.PASS:
+            seen_bids += 1
+            assert action == min(numeric)
+    assert seen_bids >= 5
+
+
+@pytest.mark.parametrize("preset", ["ten_point", "minnesota", "schmier"])
+def test_later_bidders_are_modelled_as_the_rule_bot_bids(preset: str) -> None:
+    """Search's bid holds off what the opponents still to bid would bid as the rule bot does."""
+    from agents.knowledge import knowledge_from_view
+    from agents.search_bot import _later_threat
+
+    rules = get_rules(preset)
+    for seed in range(20):
+        game = Game(rules, seed=seed, single_hand=True)
+        first = game.current_player
+        threat = _later_threat(knowledge_from_view(player_view(game, first), rules), game.deals[-1])
+        rule_bids = []
+        while True:  # everyone passes up to each later opponent; what would the rule bot bid there?
+            seat = game.current_player
+            if seat != first and seat % 2 != first % 2:
+                action = make_agent("rule", rules, seed).act(player_view(game, seat))
+                if A.BID_BASE < action <= A.MAX_BID_ACTION:
+                    rule_bids.append(action - A.BID_BASE + (seat == game.dealer and rules.dealer_steals))
+            if seat == game.dealer or A.PASS not in game.legal_actions():
+                break
+            game.apply(A.PASS)
+        assert max(rule_bids, default=0) <= threat
+        assert (threat >= rules.min_bid) == bool(rule_bids)
