@@ -58,13 +58,12 @@ class RuleAgent(Agent):
         legal = set(k.legal)
         if A.MISDEAL in legal:
             return A.MISDEAL
-        suit, estimate = best_trump(k.hand, self.rules, bidder=True)
         r = self.rules
-        want = int(estimate - self.bid_margin + 0.5)
-        if r.moon_bid and A.MOON in legal and estimate >= r.max_hand_points - 0.25:
+        ceiling, moon = rule_bid_ceiling(k.hand, r, self.bid_margin)
+        if moon and A.MOON in legal:
             return A.MOON
-        for bid in range(min(want, r.top_bid), r.min_bid - 1, -1):
-            if A.BID_BASE + bid in legal and not (r.smudge_bid and bid == r.top_bid):
+        for bid in range(ceiling, r.min_bid - 1, -1):
+            if A.BID_BASE + bid in legal:
                 return A.BID_BASE + bid
         if A.PASS in legal:
             return A.PASS
@@ -102,6 +101,17 @@ class BoldRuleAgent(RuleAgent):
 
     def __init__(self, rules: Rules | str = "ten_point", seed: int | None = None) -> None:
         super().__init__(rules, seed, bid_margin=0.0)
+
+
+def rule_bid_ceiling(hand: int, rules: Rules, margin: float) -> tuple[int, bool]:
+    """The rule bot's bid with ``hand``: the highest number it would bid, and whether it calls a moon.
+
+    The number may be below ``min_bid`` (it then passes); a smudge is never bid on hope.
+    Search uses this to foresee what the opponents still to bid will do.
+    """
+    estimate = best_trump(hand, rules, bidder=True)[1]
+    moon = rules.moon_bid and estimate >= rules.max_hand_points - 0.25
+    return min(int(estimate - margin + 0.5), rules.max_bid), moon
 
 
 def keep_value(card: int, table: TrumpTable, rules: Rules) -> float:

@@ -2,7 +2,8 @@
 
 For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
-voids other seats showed by not following, hand sizes and a revealed called
+voids other seats showed (neither following nor, where trumping in is allowed,
+trumping), hand sizes and a revealed called
 card, and (where trumps are discarded only when forced) trumps lying in hands
 rather than among the discards. Each sample is solved by alpha-beta over
 the hand's score: the points settled by who holds a card (High/Low "played")
@@ -37,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
-from agents.rule_bot import RuleAgent, best_trump, choose_play, default_bid_margin
+from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
@@ -68,6 +69,9 @@ class SearchAgent(RuleAgent):
         self.samples = samples
         self.time_budget = time_budget
         self.bid_samples = bid_samples
+        for name, value in (("bid_risk", bid_risk), ("outbid_risk", outbid_risk)):
+            if not 0.0 <= value < 1.0:
+                raise ValueError(f"{name} {value!r} is not a share of samples: expected 0 <= {name} < 1")
         self.bid_risk = bid_risk  # share of sampled deals in which the bid may fail
         self.outbid_risk = outbid_risk  # share of sampled deals in which a later opponent may outbid
         self._rollout_bot = RuleAgent(self.rules, seed)
@@ -185,16 +189,16 @@ def _sample_deal(k: Knowledge, rng: random.Random) -> Deal:
 def _later_threat(k: Knowledge, deal: Deal) -> int:
     """What the opponents still to bid would bid in ``deal``, as the rule bot does: a bid below it is outbid.
 
-    A dealer who may steal counts one more, since it takes a bid it ties.
+    A dealer who may steal counts one more, since it takes a bid it ties; a moon beats any number.
     """
     r = k.rules
     margin = default_bid_margin(r)
     threat, seat = 0, k.seat
     while seat != k.dealer:
         seat = (seat + 1) % k.n
-        if not k.is_friend(seat):
-            want = int(best_trump(mask_of(deal.hands[seat]), r, bidder=True)[1] - margin + 0.5)
-            threat = max(threat, want + (seat == k.dealer and r.dealer_steals))
+        if not k.is_friend(seat):  # a partner may outbid me too, but the bid stays with my side
+            ceiling, moon = rule_bid_ceiling(mask_of(deal.hands[seat]), r, margin)
+            threat = max(threat, A.MOON_BID if moon else ceiling + (seat == k.dealer and r.dealer_steals))
     return threat
 
 

@@ -161,6 +161,9 @@ class CardGameEnv(AECEnv):
         the next agent to remove is simply the first one left; PettingZoo's general version
         scans for it and costs a few percent of a short hand.
         """
+        if not all(self.terminations[a] or self.truncations[a] for a in self.agents):
+            super()._was_dead_step(action)  # some agent still plays (a subclass's doing): the general version
+            return
         if action is not None:
             raise ValueError("when an agent is dead, the only valid action is None")
         agent = self.agent_selection

@@ -101,6 +101,16 @@ class Rules:
         """Trump tables built so far, by trump suit (-1: none yet); filled by ``smear_env.trump.trump_table``."""
         return {}
 
+    def __copy__(self) -> Rules:
+        return self  # immutable: copies of a game share its rules and the tables kept on them
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The options only: the derived caches (deck, trump tables) are rebuilt on use."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("deck", "trump_tables")}
+
     @property
     def num_teams(self) -> int:
         """Match scoring units: 2 teams with partnerships, else one per player."""

@@ -10,7 +10,7 @@ from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env import actions as A
 from smear_env.cards import mask_of, parse_card, parse_cards
-from smear_env.game import Game
+from smear_env.game import BID, Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
 
@@ -184,26 +184,38 @@ def test_search_bidding_last_bids_only_what_wins() -> None:
     assert seen_bids >= 5
 
 
-@pytest.mark.parametrize("preset", ["ten_point", "minnesota", "schmier"])
+@pytest.mark.parametrize("preset", ["ten_point", "minnesota", "pitch_smudge", "schmier"])
 def test_later_bidders_are_modelled_as_the_rule_bot_bids(preset: str) -> None:
-    """Search's bid holds off what the opponents still to bid would bid as the rule bot does."""
+    """An opponent still to bid outbids the first bid X exactly when search's model says it will."""
     from agents.knowledge import knowledge_from_view
     from agents.search_bot import _later_threat
 
     rules = get_rules(preset)
-    for seed in range(20):
-        game = Game(rules, seed=seed, single_hand=True)
-        first = game.current_player
-        threat = _later_threat(knowledge_from_view(player_view(game, first), rules), game.deals[-1])
-        rule_bids = []
-        while True:  # everyone passes up to each later opponent; what would the rule bot bid there?
-            seat = game.current_player
-            if seat != first and seat % 2 != first % 2:
-                action = make_agent("rule", rules, seed).act(player_view(game, seat))
-                if A.BID_BASE < action <= A.MAX_BID_ACTION:
-                    rule_bids.append(action - A.BID_BASE + (seat == game.dealer and rules.dealer_steals))
-            if seat == game.dealer or A.PASS not in game.legal_actions():
-                break
-            game.apply(A.PASS)
-        assert max(rule_bids, default=0) <= threat
-        assert (threat >= rules.min_bid) == bool(rule_bids)
+    outbids = holds = 0
+    for seed in range(12):
+        opening = Game(rules, seed=seed, single_hand=True)
+        first = opening.current_player
+        k = knowledge_from_view(player_view(opening, first), rules)
+        threat = _later_threat(k, opening.deals[-1])
+        for action in [a for a in opening.legal_actions() if A.BID_BASE < a <= A.MAX_BID_ACTION]:
+            game = Game(rules, seed=seed, single_hand=True)
+            game.apply(action)
+            outbid = False
+            while game.phase == BID:  # opponents bid as the rule bot, partners pass
+                seat = game.current_player
+                if k.is_friend(seat):
+                    game.apply(A.PASS)
+                    continue
+                reply = make_agent("rule", rules, seed).act(player_view(game, seat))
+                outbid |= reply != A.PASS
+                game.apply(reply)
+            assert outbid == (threat > action - A.BID_BASE), (seed, action)
+            outbids += outbid
+            holds += not outbid
+    assert outbids and holds  # both cases occur
+
+
+@pytest.mark.parametrize("option", ["bid_risk", "outbid_risk"])
+def test_search_risk_options_outside_zero_to_one_fail_clearly(option: str) -> None:
+    with pytest.raises(ValueError, match=f"{option} 1.0 is not a share of samples"):
+        SearchAgent("ten_point", seed=0, **{option: 1.0})
