@@ -1,9 +1,11 @@
 """What one player may know, as a vector and as a plain dict.
 
-The vector is built from the engine's bit masks in a few numpy calls (all card
-blocks are unpacked from one byte string), so building it every step stays
-cheap. Seats in it are relative to the observing player: relative seat ``k`` is
-the player ``k`` places to the left (clockwise), 0 being the player.
+The vector is built from the engine's bit masks: :class:`Observer` from scratch
+(every card block unpacked from one byte string), and the env's
+:class:`IncrementalObserver` by rewriting only what moved since a seat's last
+look, so building it every step stays cheap. Seats in it are relative to the
+observing player: relative seat ``k`` is the player ``k`` places to the left
+(clockwise), 0 being the player.
 
 With ``N`` players and card blocks of 54 (card ids of :mod:`smear_env.cards`):
 
