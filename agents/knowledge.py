@@ -4,8 +4,8 @@ Bots receive the plain-dict view (``smear_env.observation.player_view``); this
 turns it into bit masks and trump tables once per decision: my hand, every card
 seen, the trick on the table and who is winning it, each seat's proven voids
 (a seat that played neither the led suit nor, where trumping in is allowed, a
-trump holds none of the led suit), and which cards
-are still unseen. Rule-based play and determinized search both start here.
+trump holds none of the led suit), and which cards are still unseen. Rule-based
+play and determinized search both start here.
 """
 
 from __future__ import annotations

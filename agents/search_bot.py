@@ -3,16 +3,15 @@
 For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
 voids other seats showed (neither following nor, where trumping in is allowed,
-trumping), hand sizes and a revealed called
-card, and (where trumps are discarded only when forced) trumps lying in hands
-rather than among the discards. Each sample is solved by alpha-beta over
-the hand's score: the points settled by who holds a card (High/Low "played")
-plus those the play decides (captured point cards and Game), with the bid made
-or set, my side maximizing its score change over the best other side's; the
-move with the best average wins. A position with at most ``EXACT_CARDS`` cards
-left is solved to the end; before that the search looks two tricks deep and
-values the points captured by then (Game as a fraction), which keeps the first
-tricks within the time budget.
+trumping), hand sizes and a revealed called card, and (where trumps are
+discarded only when forced) trumps lying in hands rather than among the
+discards. Each sample is solved by alpha-beta over the hand's score: the points
+settled by who holds a card (High/Low "played") plus those the play decides
+(captured point cards and Game), with the bid made or set, my side maximizing
+its score change over the best other side's; the move with the best average
+wins. A position with at most ``EXACT_CARDS`` cards left is solved to the end;
+before that the search looks two tricks deep and values the points captured by
+then (Game as a fraction), which keeps the first tricks within the time budget.
 
 To bid, it samples the hidden cards (every card but its own hand, placed at
 random) ``bid_samples`` times and, for each sample and each candidate trump,
@@ -123,10 +122,9 @@ class SearchAgent(RuleAgent):
         bids = [bid for bid in range(r.min_bid, min(sure, r.max_bid) + 1) if A.BID_BASE + bid in legal]
         if bids:
             # a made bid scores the points taken, not the bid: bid only what keeps later opponents off
-            for bid in bids:
-                if sum(threat > bid for threat in threats) <= self.outbid_risk * len(threats):
-                    return A.BID_BASE + bid
-            return A.BID_BASE + bids[-1]
+            allowed = self.outbid_risk * len(threats)
+            holds = (bid for bid in bids if sum(threat > bid for threat in threats) <= allowed)
+            return A.BID_BASE + next(holds, bids[-1])
         if A.PASS in legal:
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced: the minimum
