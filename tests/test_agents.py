@@ -10,7 +10,7 @@ from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env import actions as A
 from smear_env.cards import mask_of, parse_card, parse_cards
-from smear_env.game import BID, Game
+from smear_env.game import BID, TRUMP, Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
 
@@ -219,3 +219,27 @@ def test_later_bidders_are_modelled_as_the_rule_bot_bids(preset: str) -> None:
 def test_search_risk_options_outside_zero_to_one_fail_clearly(option: str) -> None:
     with pytest.raises(ValueError, match=f"{option} 1.0 is not a share of samples"):
         SearchAgent("ten_point", seed=0, **{option: 1.0})
+
+
+def test_search_bids_as_the_rule_bot_where_rollout_bidding_lost() -> None:
+    """On minnesota search bids and names trump as the rule bot (its rollouts bid worse there)."""
+    rules = get_rules("minnesota")
+    decisions = 0
+    for seed in range(15):
+        game = Game(rules, seed=seed, single_hand=True)
+        search, rule = SearchAgent(rules, seed=seed, bid_samples=2), make_agent("rule", rules, seed)
+        while game.phase in (BID, TRUMP):
+            view = player_view(game, game.current_player)
+            action = rule.act(view)
+            assert search.act(view) == action
+            game.apply(action)
+            decisions += 1
+    assert decisions >= 30
+    assert SearchAgent(rules, seed=0).bid_by == "rule"
+    assert SearchBidAgent(rules, seed=0).bid_by == "rollouts"  # the search bidder bids by rollouts everywhere
+    assert SearchAgent("ten_point", seed=0).bid_by == "rollouts"
+
+
+def test_search_unknown_bidding_method_fails_clearly() -> None:
+    with pytest.raises(ValueError, match="bid_by 'guess' is not a bidding method: expected 'rollouts' or 'rule'"):
+        SearchAgent("ten_point", seed=0, bid_by="guess")
