@@ -24,9 +24,9 @@ all but ``outbid_risk`` of the samples (each bidding what the rule bot would
 with its sampled hand), up to that ceiling; the dealer, bidding last, bids just
 enough to win. Discards and partner calls are the rule-based bot's.
 
-Where rollout bidding measured worse than the rule bot's hand estimate
-(``ROLLOUT_BIDDING_LOSES``), search bids and names trump as the rule bot does
-and searches only its card play; ``bid_by`` overrides that choice.
+On the presets in ``RULE_BIDDING_PRESETS``, where rollout bidding did no better
+than the rule bot's hand estimate, search bids and names trump as the rule bot
+does and searches only its card play; ``bid_by`` overrides that choice.
 
 ``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
 per decision; the search stops at whichever comes first (at least one sample).
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -49,11 +49,14 @@ from smear_env.observation import player_view
 from smear_env.rules import Rules
 from smear_env.trump import TrumpTable, trick_winner
 
-#: presets on which search's rollout bidding lost to the rule bot's estimate in paired hands:
-#: on minnesota (4-card kitty, bids 2 to 4) search's bids and trump cost 0.14 +/- 0.18 points a
-#: hand against the rule bot's (300 deals, both sides playing by rule), while search's card play
-#: behind rule bids gained 0.36 +/- 0.29; on ten_point rollout bidding gained 1.2 to 1.9 points
-ROLLOUT_BIDDING_LOSES = frozenset({"minnesota"})
+#: presets (by ``Rules.name``, so house variants follow their preset) on which search bids as the
+#: rule bot: on minnesota (4-card kitty, bids 2 to 4) rollout bids and trump scored -0.14 +/- 0.18
+#: points a hand against the rule bot's in paired hands (300 deals, both sides playing by rule),
+#: no better and 0.1-0.2 s a bid dearer; on ten_point they gained 1.2 to 1.9 points a hand
+RULE_BIDDING_PRESETS = frozenset({"minnesota"})
+
+#: how search bids: "rollouts" (search's bidding and trump) or "rule" (the rule bot's)
+BID_METHODS = ("rollouts", "rule")
 
 #: positions with at most this many cards left (in hands and on the table) are solved to the end
 EXACT_CARDS = 16
@@ -63,6 +66,7 @@ class SearchAgent(RuleAgent):
     """Rule-based bot whose card play and bidding are decided by determinized search."""
 
     name = "search"
+    default_bid_by: str | None = None  # None: by preset (RULE_BIDDING_PRESETS)
 
     def __init__(
         self,
@@ -73,7 +77,7 @@ class SearchAgent(RuleAgent):
         bid_samples: int = 8,
         bid_risk: float = 0.25,
         outbid_risk: float = 0.3,
-        bid_by: str | None = None,
+        bid_by: Literal["rollouts", "rule"] | None = None,
     ) -> None:
         super().__init__(rules, seed)
         self.samples = samples
@@ -85,10 +89,10 @@ class SearchAgent(RuleAgent):
         self.bid_risk = bid_risk  # share of sampled deals in which the bid may fail
         self.outbid_risk = outbid_risk  # share of sampled deals in which a later opponent may outbid
         if bid_by is None:
-            bid_by = "rule" if self.rules.name in ROLLOUT_BIDDING_LOSES else "rollouts"
-        if bid_by not in ("rollouts", "rule"):
-            raise ValueError(f"bid_by {bid_by!r} is not a bidding method: expected 'rollouts' or 'rule'")
-        self.bid_by = bid_by  # rollouts: search's bidding and trump; rule: the rule bot's
+            bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")
+        if bid_by not in BID_METHODS:
+            raise ValueError(f"bid_by {bid_by!r} is not a bidding method: expected one of {BID_METHODS}")
+        self.bid_by = bid_by
         self._rollout_bot = RuleAgent(self.rules, seed)
         self._plan: tuple[int, int] | None = None  # (hand mask, suit) chosen while bidding
 
@@ -100,8 +104,10 @@ class SearchAgent(RuleAgent):
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)
         k = knowledge_from_view(view, self.rules)
-        if k.phase == "bid" and A.MISDEAL not in k.legal and self.bid_by == "rollouts":
-            return self._search_bid(k)
+        if k.phase == "bid":
+            self._plan = None  # a plan lives from this hand's bid to its first lead only
+            if A.MISDEAL not in k.legal and self.bid_by == "rollouts":
+                return self._search_bid(k)
         if k.phase == "trump" and self._plan and self._plan[0] & k.hand == self._plan[0]:
             return A.TRUMP_BASE + self._plan[1]
         if k.phase == "play" and k.trump < 0 and not k.trick and self._plan:
@@ -175,10 +181,7 @@ class SearchBidAgent(SearchAgent):
     """
 
     name = "searchbid"
-
-    def __init__(self, rules: Rules | str = "ten_point", seed: int | None = None, **options: Any) -> None:
-        options.setdefault("bid_by", "rollouts")  # this bot is search's bidding, on every preset
-        super().__init__(rules, seed, **options)
+    default_bid_by = "rollouts"  # this bot is search's bidding, on every preset
 
     def _search_play(self, k: Knowledge) -> int:
         return choose_play(k)

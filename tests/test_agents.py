@@ -235,11 +235,21 @@ def test_search_bids_as_the_rule_bot_where_rollout_bidding_lost() -> None:
             game.apply(action)
             decisions += 1
     assert decisions >= 30
-    assert SearchAgent(rules, seed=0).bid_by == "rule"
     assert SearchBidAgent(rules, seed=0).bid_by == "rollouts"  # the search bidder bids by rollouts everywhere
     assert SearchAgent("ten_point", seed=0).bid_by == "rollouts"
 
 
+def test_search_bid_by_rollouts_overrides_the_preset_default() -> None:
+    rules = get_rules("minnesota")
+    differs = 0
+    for seed in range(15):
+        game = Game(rules, seed=seed, single_hand=True)
+        view = player_view(game, game.current_player)
+        rollouts = SearchAgent(rules, seed=seed, bid_samples=2, bid_by="rollouts")
+        differs += rollouts.act(view) != make_agent("rule", rules, seed).act(view)
+    assert differs >= 1
+
+
 def test_search_unknown_bidding_method_fails_clearly() -> None:
-    with pytest.raises(ValueError, match="bid_by 'guess' is not a bidding method: expected 'rollouts' or 'rule'"):
+    with pytest.raises(ValueError, match="bid_by 'guess' is not a bidding method: expected one of"):
         SearchAgent("ten_point", seed=0, bid_by="guess")

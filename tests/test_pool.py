@@ -2,53 +2,81 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from training.evaluate import evaluate
+from smear_env import get_rules
+from training.evaluate import EvalResult, evaluate
 from training.pool import load_result, main, pool
-from training.stats import win_rate
 
 
 @pytest.fixture(scope="module")
-def runs():
-    return [evaluate("rule", "random", "four_point", matches=6, seed=seed, workers=1) for seed in (1, 2)]
+def runs() -> list[EvalResult]:
+    return [evaluate("rule", "random", "four_point", matches=2, seed=seed, workers=1) for seed in (1, 2)]
 
 
-def test_pooled_counts_are_the_sums_and_the_interval_is_the_totals(runs) -> None:
-    pooled = pool(runs)
+def with_record(run: EvalResult, wins: int, draws: int, losses: int, stopped: int = 0) -> EvalResult:
+    """``run`` with agent A's record replaced by a known one."""
+    a = dataclasses.replace(run.a, wins=wins, draws=draws, losses=losses, games=wins + draws + losses)
+    return dataclasses.replace(run, reports=(a, run.b), stopped=stopped)
+
+
+def test_pooled_counts_add_up_and_the_interval_is_the_totals(runs: list[EvalResult]) -> None:
+    pooled = pool([with_record(runs[0], 5, 2, 1, stopped=2), with_record(runs[1], 2, 0, 2)])
+    assert (pooled.wins, pooled.draws, pooled.losses, pooled.games, pooled.stopped) == (7, 2, 3, 12, 2)
     assert pooled.seeds == (1, 2)
-    assert pooled.games == 12
-    assert (pooled.wins, pooled.draws, pooled.losses) == tuple(
-        sum(getattr(r.a, key) for r in runs) for key in ("wins", "draws", "losses")
-    )
-    assert pooled.win_rate == win_rate(pooled.wins, pooled.draws, 12)
-    assert pooled.wall_seconds == pytest.approx(sum(r.wall_seconds for r in runs))
+    assert pooled.win_rate.value == pytest.approx(8 / 12)  # a draw is half a win
+    # Wilson 95% for 8 of 12, worked by hand: centre 0.6263, half-width 0.2356
+    assert (pooled.win_rate.low, pooled.win_rate.high) == pytest.approx((0.3906, 0.8619), abs=1e-4)
+    assert pooled.run_seconds == pytest.approx(sum(r.wall_seconds for r in runs))
 
 
-def test_a_repeated_seed_is_refused(runs) -> None:
+def test_the_code_versions_the_runs_recorded_are_named(runs: list[EvalResult]) -> None:
+    older = dataclasses.replace(runs[1], code_version="unrecorded")
+    pooled = pool([runs[0], older])
+    assert pooled.code_versions == (runs[0].code_version, "unrecorded")
+    assert "code " + ", ".join(pooled.code_versions) in pooled.markdown()
+
+
+def test_a_repeated_seed_is_refused(runs: list[EvalResult]) -> None:
     with pytest.raises(ValueError, match="seed 1 appears twice: runs with one seed replay the same deals"):
         pool([runs[0], runs[0]])
 
 
-def test_different_match_ups_are_refused(runs) -> None:
-    other = evaluate("random", "random", "four_point", matches=2, seed=3, workers=1)
-    with pytest.raises(ValueError, match="agent_a is 'rule' in the first result and 'random' in the run with seed 3"):
+def test_different_match_ups_are_refused(runs: list[EvalResult]) -> None:
+    other = dataclasses.replace(runs[1], agent_a="random")
+    with pytest.raises(ValueError, match="agent_a is 'rule' in the first result and 'random' in the run with seed 2"):
         pool([runs[0], other])
+    house = dataclasses.replace(runs[1], rule_overrides={"target_score": 21})
+    with pytest.raises(ValueError, match="rule_overrides is {} in the first result"):
+        pool([runs[0], house])
     with pytest.raises(ValueError, match="nothing to pool"):
         pool([])
 
 
-def test_the_command_line_reads_the_json_the_harness_writes(runs, tmp_path: Path, capsys) -> None:
+def test_an_override_that_restates_the_preset_is_the_same_rules(runs: list[EvalResult]) -> None:
+    restated = dataclasses.replace(runs[1], rule_overrides={"target_score": get_rules("four_point").target_score})
+    assert pool([runs[0], restated]).games == runs[0].a.games + runs[1].a.games
+
+
+def test_the_command_line_reads_the_harness_json_and_names_files_in_errors(
+    runs: list[EvalResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     paths = []
     for run in runs:
         paths.append(tmp_path / f"seed{run.seed}.json")
         paths[-1].write_text(json.dumps(run.to_dict()))
     main([str(p) for p in paths])
-    assert "**rule vs random** on `four_point`, seeds 1, 2 pooled: 12 games" in capsys.readouterr().out
+    assert "**rule vs random** on `four_point`, seeds 1, 2 pooled: 4 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(paths[0]), str(paths[0])])
+    assert f"{paths[0]} has seed 1" in capsys.readouterr().err
     broken = tmp_path / "broken.json"
     broken.write_text('{"agent_a": "rule"}')
-    with pytest.raises(ValueError, match="broken.json: not an evaluation result"):
+    with pytest.raises(ValueError, match="broken.json: not an evaluation result .*missing field"):
         load_result(broken)
+    with pytest.raises(ValueError, match="cannot read .*absent.json"):
+        load_result(tmp_path / "absent.json")

@@ -35,6 +35,7 @@ import json
 import math
 import multiprocessing
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -409,6 +410,7 @@ class EvalResult:
     wall_seconds: float
     reports: tuple[AgentReport, AgentReport]
     games: tuple[GameOutcome, ...]
+    code_version: str = "unrecorded"  # git commit that ran (see code_version()); older results lack it
 
     @property
     def a(self) -> AgentReport:
@@ -431,7 +433,7 @@ class EvalResult:
     def results_only(self) -> dict[str, Any]:
         """``to_dict()`` without wall-clock measurements: equal for equal seeds, whatever the machine or workers."""
         data = self.to_dict()
-        del data["wall_seconds"]
+        del data["wall_seconds"], data["code_version"]
         for report in data["reports"]:
             for key in AgentReport.TIMING_FIELDS:
                 del report[key]
@@ -539,8 +541,29 @@ def evaluate(
     reports = (AgentReport.from_tally(agent_a, A, tallies[A]), AgentReport.from_tally(agent_b, B, tallies[B]))
     stopped = sum(g.stopped for g in games)
     return EvalResult(
-        agent_a, agent_b, preset, matches, seed, max_hands, overrides, stopped, wall, reports, tuple(games)
+        agent_a, agent_b, preset, matches, seed, max_hands, overrides, stopped, wall, reports, tuple(games),
+        code_version(),
     )
+
+
+def code_version() -> str:
+    """The git commit this code came from, ``+changes`` when tracked files were edited; ``unknown`` outside git.
+
+    Recorded with each result because agent names stay while the bots behind them improve:
+    results pooled over seeds (:mod:`training.pool`) should come from the same bots.
+    """
+    root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        return done.stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short=12", "HEAD")
+        edited = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return commit + ("+changes" if edited else "")
 
 
 # ---------------------------------------------------------------------- command line

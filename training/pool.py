@@ -4,7 +4,9 @@ A long evaluation is easier to run in pieces (one seed at a time, on whatever
 cores are free) than in one go. Each seed is an independent stream of duplicate
 deals, so the games of several runs add up, as long as they pit the same agents
 on the same rules. Two runs with the same seed replay the same deals and would
-count them twice, so they are refused.
+count them twice, so they are refused. Agent names stay while the bots behind
+them improve, so the pooled line names the code versions the runs recorded:
+pool runs of one version, or of versions known to play alike.
 
     python -m training.pool runs/eval_seed4.json runs/eval_seed5.json
 """
@@ -16,12 +18,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import smear_env
 from training.evaluate import EvalResult
 from training.stats import Estimate, win_rate
 
-#: fields every pooled run must share: the same agents, on the same rules, stopped at the same length
-MATCH_UP_FIELDS = ("agent_a", "agent_b", "preset", "rule_overrides", "max_hands")
+#: fields every pooled run must share besides the rules: the same agents, stopped at the same length
+MATCH_UP_FIELDS = ("agent_a", "agent_b", "max_hands")
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,9 @@ class PooledResult:
     draws: int
     losses: int
     win_rate: Estimate  # match score of A, draws half, with its 95% Wilson interval
-    wall_seconds: float
+    stopped: int  # games stopped after max_hands deals (counted as draws)
+    run_seconds: float  # the runs' wall times added up (they may have run side by side)
+    code_versions: tuple[str, ...]  # distinct code versions the runs recorded
 
     @property
     def games(self) -> int:
@@ -47,7 +53,9 @@ class PooledResult:
         seeds = f"seeds {seeds} pooled" if len(self.seeds) > 1 else f"seed {seeds}"
         return (
             f"**{self.agent_a} vs {self.agent_b}** on `{self.preset}`, {seeds}: {self.games} games, "
-            f"{self.wins}-{self.draws}-{self.losses}, win rate {self.win_rate.as_text()} ({self.wall_seconds:.0f} s)"
+            f"{self.wins}-{self.draws}-{self.losses} ({self.stopped} stopped, counted as draws), "
+            f"win rate {self.win_rate.as_text()}; {self.run_seconds:.0f} s of runs; "
+            f"code {', '.join(self.code_versions)}"
         )
 
 
@@ -57,12 +65,11 @@ def pool(results: Sequence[EvalResult]) -> PooledResult:
         raise ValueError("nothing to pool: expected at least one evaluation result")
     first = results[0]
     for result in results[1:]:
-        for name in MATCH_UP_FIELDS:
-            if getattr(result, name) != getattr(first, name):
-                raise ValueError(
-                    f"cannot pool different match-ups: {name} is {getattr(first, name)!r} in the first result "
-                    f"and {getattr(result, name)!r} in the run with seed {result.seed}"
-                )
+        for name, mine, theirs in _differences(first, result):
+            raise ValueError(
+                f"cannot pool different match-ups: {name} is {mine!r} in the first result "
+                f"and {theirs!r} in the run with seed {result.seed}"
+            )
     seeds = [r.seed for r in results]
     repeated = sorted({s for s in seeds if seeds.count(s) > 1})
     if repeated:
@@ -79,16 +86,45 @@ def pool(results: Sequence[EvalResult]) -> PooledResult:
         draws=draws,
         losses=losses,
         win_rate=win_rate(wins, draws, wins + draws + losses),
-        wall_seconds=sum(r.wall_seconds for r in results),
+        stopped=sum(r.stopped for r in results),
+        run_seconds=sum(r.wall_seconds for r in results),
+        code_versions=tuple(dict.fromkeys(r.code_version for r in results)),
     )
+
+
+def _differences(first: EvalResult, other: EvalResult) -> list[tuple[str, Any, Any]]:
+    """(field, first's value, other's value) for each way the two runs are not the same match-up."""
+    pairs = [(name, getattr(first, name), getattr(other, name)) for name in MATCH_UP_FIELDS]
+    found = [(name, mine, theirs) for name, mine, theirs in pairs if mine != theirs]
+    rules = [_rules_of(r) for r in (first, other)]
+    if rules[0] != rules[1]:
+        if first.preset != other.preset:
+            found.append(("preset", first.preset, other.preset))
+        else:
+            found.append(("rule_overrides", first.rule_overrides, other.rule_overrides))
+    return found
+
+
+def _rules_of(result: EvalResult) -> Any:
+    """The rules a run played, resolved, so an override that restates the preset's value changes nothing."""
+    if result.preset in smear_env.OTHER_GAMES:
+        return (result.preset, sorted(result.rule_overrides.items()))
+    return smear_env.get_rules(result.preset, **result.rule_overrides).to_dict()
 
 
 def load_result(path: Path) -> EvalResult:
     """An evaluation written by ``python -m training.evaluate ... --json path``."""
     try:
-        return EvalResult.from_dict(json.loads(path.read_text()))
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise ValueError(f"{path}: not an evaluation result written by training.evaluate --json ({err})") from err
+        text = path.read_text()
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        return EvalResult.from_dict(json.loads(text))
+    except KeyError as err:
+        problem = f"missing field {err}"
+    except (ValueError, TypeError) as err:
+        problem = str(err)
+    raise ValueError(f"{path}: not an evaluation result written by training.evaluate --json ({problem})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,9 +132,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("results", nargs="+", type=Path, help="JSON files from training.evaluate --json")
     args = parser.parse_args(argv)
     try:
-        print(pool([load_result(path) for path in args.results]).markdown())
+        results = [load_result(path) for path in args.results]
     except ValueError as err:
         parser.error(str(err))
+    try:
+        print(pool(results).markdown())
+    except ValueError as err:
+        seeds = ", ".join(f"{path} has seed {r.seed}" for path, r in zip(args.results, results, strict=True))
+        parser.error(f"{err} ({seeds})")
 
 
 if __name__ == "__main__":
