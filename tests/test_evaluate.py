@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -186,6 +187,25 @@ def test_schneider_has_no_bid_statistics() -> None:
     assert result.a.bid_rate is None and result.a.made_rate is None and result.a.mean_bid is None
     assert result.a.hands == 40 and result.a.points_per_hand.value > result.b.points_per_hand.value
     assert "points/round" in result.markdown()
+    assert result.paired_reward is None and "hand reward" not in result.markdown()
+
+
+def test_a_deterministic_bot_against_itself_cancels_in_every_deal_pair() -> None:
+    """The rule bot uses no randomness: the second game of a pair is the first with the roles swapped."""
+    result = evaluate("rule", "rule", "minnesota", matches=10, seed=3, workers=1)
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert first.reward_a == -second.reward_a
+    assert (result.paired_reward.value, result.paired_reward.low, result.paired_reward.high) == (0, 0, 0)
+    assert result.paired_reward.n == 5
+
+
+def test_paired_reward_averages_each_pair_then_takes_the_interval_over_pairs() -> None:
+    result = evaluate("rule", "random", "four_point", matches=6, seed=1, workers=1)
+    known = [2.0, 1.0, -1.0, 3.0, 0.5, 0.5]  # pairs average to 1.5, 1.0, 0.5
+    games = tuple(dataclasses.replace(g, reward_a=r) for g, r in zip(result.games, known, strict=True))
+    reward = dataclasses.replace(result, games=games).paired_reward
+    assert reward == mean_interval([1.5, 1.0, 0.5])
+    assert "rule's hand reward per hand" in result.markdown() and result.paired_reward.value > 0
 
 
 def test_bad_setups_fail_clearly() -> None:

@@ -11,6 +11,7 @@ import pytest
 from smear_env import get_rules
 from training.evaluate import EvalResult, evaluate
 from training.pool import load_result, main, pool
+from training.stats import mean_interval
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,9 @@ def test_pooled_counts_add_up_and_the_interval_is_the_totals(runs: list[EvalResu
     # Wilson 95% for 8 of 12, worked by hand: centre 0.6263, half-width 0.2356
     assert (pooled.win_rate.low, pooled.win_rate.high) == pytest.approx((0.3906, 0.8619), abs=1e-4)
     assert pooled.run_seconds == pytest.approx(sum(r.wall_seconds for r in runs))
+    assert pooled.paired_reward == mean_interval(runs[0].pair_rewards() + runs[1].pair_rewards())
+    older = dataclasses.replace(runs[1], games=tuple(dataclasses.replace(g, reward_a=None) for g in runs[1].games))
+    assert pool([runs[0], older]).paired_reward is None  # results written before hand rewards were kept
 
 
 def test_the_code_versions_the_runs_recorded_are_named(runs: list[EvalResult]) -> None:

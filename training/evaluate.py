@@ -50,7 +50,7 @@ import smear_env
 from agents.base import Agent
 from agents.registry import make_agent
 from smear_env.actions import MOON_BID
-from training.stats import Estimate, RunningMean, win_rate
+from training.stats import Estimate, RunningMean, mean_interval, win_rate
 
 A, B = 0, 1  # roles in a lineup: lineup[seat] is A or B
 ROLE_NAMES = ("A", "B")
@@ -155,6 +155,7 @@ class GameOutcome:
     score_a: float  # 1 win, 1/2 draw or stopped, 0 loss
     hands: int  # scored hands (rounds in Bohemian Schneider)
     stopped: bool  # not over after max_hands deals; counted as a draw
+    reward_a: float | None = None  # A's mean hand reward (HandResult.hand_reward) per hand; None: no hands
 
 
 # ---------------------------------------------------------------------- playing one game
@@ -224,6 +225,17 @@ def tally_hands(game: Any, seats: Sequence[int], tally: Tally) -> int:
     return len(game.hand_results)
 
 
+def mean_hand_reward(game: Any, seats: Sequence[int]) -> float | None:
+    """Mean over the hands and ``seats`` of the seat's side's score change minus the best other side's.
+
+    None for games without scored Smear hands (Bohemian Schneider, or a game stopped before any).
+    """
+    results = getattr(game, "hand_results", None)
+    if not results:
+        return None
+    return sum(r.hand_reward(s) for r in results for s in seats) / (len(results) * len(seats))
+
+
 # ---------------------------------------------------------------------- a worker's share
 @dataclass(frozen=True)
 class MatchConfig:
@@ -281,7 +293,7 @@ class Runner:
             tally.draws += mine == 0.5
             tally.losses += mine == 0
         a_seats = tuple(s for s, r in enumerate(roles) if r == A)
-        return GameOutcome(game_index, seed, a_seats, score, hands, stopped)
+        return GameOutcome(game_index, seed, a_seats, score, hands, stopped, mean_hand_reward(game, a_seats))
 
     def play_pairs(self, pairs: range) -> tuple[list[GameOutcome], list[Tally]]:
         """Both games of each deal pair in ``pairs``, in game order."""
@@ -420,12 +432,37 @@ class EvalResult:
     def b(self) -> AgentReport:
         return self.reports[B]
 
+    @property
+    def paired_reward(self) -> Estimate | None:
+        """A's hand reward per hand, the two games of each deal pair averaged, with a 95% interval over pairs.
+
+        A finer measure than the win rate: every hand counts, not just who reached the
+        target, and a pair's games share their deals, so most of the card luck cancels.
+        None when some game has no scored Smear hand.
+        """
+        rewards = self.pair_rewards()
+        return None if rewards is None else mean_interval(rewards)
+
+    def pair_rewards(self) -> list[float] | None:
+        """A's hand reward per hand for each deal pair, its two games averaged (see ``paired_reward``)."""
+        by_pair: dict[int, list[float]] = {}
+        for game in self.games:
+            if game.reward_a is None:
+                return None
+            by_pair.setdefault(game.index // 2, []).append(game.reward_a)
+        return [sum(rewards) / len(rewards) for rewards in by_pair.values()]
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields, plus ``paired_reward`` (derived from the games, for readers of the JSON)."""
+        data = asdict(self)
+        reward = self.paired_reward
+        data["paired_reward"] = None if reward is None else asdict(reward)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EvalResult:
         data = dict(data)
+        data.pop("paired_reward", None)
         data["reports"] = tuple(AgentReport.from_dict(r) for r in data["reports"])
         data["games"] = tuple(GameOutcome(**{**g, "a_seats": tuple(g["a_seats"])}) for g in data["games"])
         return cls(**data)
@@ -452,7 +489,15 @@ class EvalResult:
             "| mean bid | decisions/s | median ms |"
         )
         rows = [_markdown_row(r) for r in self.reports]
-        return "\n".join([title, "", header, "|" + "---|" * 10, *rows])
+        lines = [title, "", header, "|" + "---|" * 10, *rows]
+        reward = self.paired_reward
+        if reward is not None:
+            lines += [
+                "",
+                f"{self.agent_a}'s hand reward per hand (its side's score change minus {self.agent_b}'s, "
+                f"each deal pair's games averaged): {reward.as_text()} over {reward.n} pairs",
+            ]
+        return "\n".join(lines)
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 import smear_env
 from training.evaluate import EvalResult
-from training.stats import Estimate, win_rate
+from training.stats import Estimate, mean_interval, win_rate
 
 #: fields every pooled run must share besides the rules: the same agents, stopped at the same length
 MATCH_UP_FIELDS = ("agent_a", "agent_b", "max_hands")
@@ -41,6 +41,7 @@ class PooledResult:
     losses: int
     win_rate: Estimate  # match score of A, draws half, with its 95% Wilson interval
     stopped: int  # games stopped after max_hands deals (counted as draws)
+    paired_reward: Estimate | None  # A's hand reward per hand over every deal pair; None if a run lacks it
     run_seconds: float  # the runs' wall times added up (they may have run side by side)
     code_versions: tuple[str, ...]  # distinct code versions the runs recorded
 
@@ -54,9 +55,14 @@ class PooledResult:
         return (
             f"**{self.agent_a} vs {self.agent_b}** on `{self.preset}`, {seeds}: {self.games} games, "
             f"{self.wins}-{self.draws}-{self.losses} ({self.stopped} stopped, counted as draws), "
-            f"win rate {self.win_rate.as_text()}; {self.run_seconds:.0f} s of runs; "
+            f"win rate {self.win_rate.as_text()}{self._reward_text()}; {self.run_seconds:.0f} s of runs; "
             f"code {', '.join(self.code_versions)}"
         )
+
+    def _reward_text(self) -> str:
+        if self.paired_reward is None:
+            return ""
+        return f"; hand reward per hand {self.paired_reward.as_text()} over {self.paired_reward.n} deal pairs"
 
 
 def pool(results: Sequence[EvalResult]) -> PooledResult:
@@ -87,9 +93,21 @@ def pool(results: Sequence[EvalResult]) -> PooledResult:
         losses=losses,
         win_rate=win_rate(wins, draws, wins + draws + losses),
         stopped=sum(r.stopped for r in results),
+        paired_reward=_pooled_reward(results),
         run_seconds=sum(r.wall_seconds for r in results),
         code_versions=tuple(dict.fromkeys(r.code_version for r in results)),
     )
+
+
+def _pooled_reward(results: Sequence[EvalResult]) -> Estimate | None:
+    """The interval over every run's deal pairs, or None when some run did not record hand rewards."""
+    rewards: list[float] = []
+    for result in results:
+        mine = result.pair_rewards()
+        if mine is None:
+            return None
+        rewards += mine
+    return mean_interval(rewards)
 
 
 def _differences(first: EvalResult, other: EvalResult) -> list[tuple[str, Any, Any]]:
