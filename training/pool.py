@@ -71,7 +71,9 @@ def pool(results: Sequence[EvalResult]) -> PooledResult:
         raise ValueError("nothing to pool: expected at least one evaluation result")
     first = results[0]
     for result in results[1:]:
-        for name, mine, theirs in _differences(first, result):
+        difference = _first_difference(first, result)
+        if difference is not None:
+            name, mine, theirs = difference
             raise ValueError(
                 f"cannot pool different match-ups: {name} is {mine!r} in the first result "
                 f"and {theirs!r} in the run with seed {result.seed}"
@@ -110,17 +112,16 @@ def _pooled_reward(results: Sequence[EvalResult]) -> Estimate | None:
     return mean_interval(rewards)
 
 
-def _differences(first: EvalResult, other: EvalResult) -> list[tuple[str, Any, Any]]:
-    """(field, first's value, other's value) for each way the two runs are not the same match-up."""
-    pairs = [(name, getattr(first, name), getattr(other, name)) for name in MATCH_UP_FIELDS]
-    found = [(name, mine, theirs) for name, mine, theirs in pairs if mine != theirs]
-    rules = [_rules_of(r) for r in (first, other)]
-    if rules[0] != rules[1]:
-        if first.preset != other.preset:
-            found.append(("preset", first.preset, other.preset))
-        else:
-            found.append(("rule_overrides", first.rule_overrides, other.rule_overrides))
-    return found
+def _first_difference(first: EvalResult, other: EvalResult) -> tuple[str, Any, Any] | None:
+    """(field, first's value, other's value) of a way the two runs are not the same match-up, or None."""
+    for name in MATCH_UP_FIELDS:
+        if getattr(first, name) != getattr(other, name):
+            return name, getattr(first, name), getattr(other, name)
+    if _rules_of(first) == _rules_of(other):
+        return None
+    if first.preset != other.preset:
+        return "preset", first.preset, other.preset
+    return "rule_overrides", first.rule_overrides, other.rule_overrides
 
 
 def _rules_of(result: EvalResult) -> Any:
