@@ -1,14 +1,21 @@
 """Agents by name: ``make_agent("rule", "ten_point", seed=1)``.
 
-A name is one of :func:`agent_names` for the given game; anything else that
-names an existing file is loaded as a trained checkpoint (:class:`agents.neural_agent.NeuralAgent`,
-greedy); a ``sample:`` prefix on the path samples from its policy instead.
+A name is one of :func:`agent_names` for the given game, optionally with keyword options
+after a colon, ``"search:samples=48,time_budget=0.5"``: the keyword arguments of the bot's
+constructor beyond the rules and seed (:func:`agent_options` lists them), each value read
+as the type of its default. So two settings of one bot can be compared from the command
+line (``python -m training.evaluate search:samples=48 search``) without writing code.
+Anything else that names an existing file is loaded as a trained checkpoint
+(:class:`agents.neural_agent.NeuralAgent`, greedy); a ``sample:`` prefix on the path samples
+from its policy instead.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
@@ -18,17 +25,17 @@ from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
 
-#: name -> factory(rules, seed) for Smear presets
-_SMEAR_AGENTS: dict[str, Callable[[Rules, int | None], Agent]] = {
+#: name -> factory(rules, seed, **options) for Smear presets; keyword parameters are the options
+_SMEAR_AGENTS: dict[str, Callable[..., Agent]] = {
     "random": lambda rules, seed: RandomAgent(seed),
-    "rule": lambda rules, seed: RuleAgent(rules, seed),
-    "bold": lambda rules, seed: BoldRuleAgent(rules, seed),
-    "search": lambda rules, seed: SearchAgent(rules, seed),
-    "searchbid": lambda rules, seed: SearchBidAgent(rules, seed),
+    "rule": RuleAgent,
+    "bold": BoldRuleAgent,
+    "search": SearchAgent,
+    "searchbid": SearchBidAgent,
 }
 
 
-def _schneider_agents() -> dict[str, Callable[[object, int | None], Agent]]:
+def _schneider_agents() -> dict[str, Callable[..., Agent]]:
     from agents.schneider_bots import SchneiderRuleAgent
 
     return {
@@ -37,8 +44,12 @@ def _schneider_agents() -> dict[str, Callable[[object, int | None], Agent]]:
     }
 
 
-def register_agent(name: str, factory: Callable[[Rules, int | None], Agent]) -> None:
-    """Make a Smear agent available by name (factory receives the rules and a seed)."""
+def register_agent(name: str, factory: Callable[..., Agent]) -> None:
+    """Make a Smear agent available by name.
+
+    ``factory(rules, seed)`` builds it; keyword parameters it declares after those two
+    become the name's options (``"name:key=value"``).
+    """
     _SMEAR_AGENTS[name] = factory
 
 
@@ -47,15 +58,25 @@ def agent_names(preset: str | Rules = "ten_point") -> list[str]:
     return sorted(_schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS)
 
 
+def agent_options(name: str, preset: str | Rules = "ten_point") -> dict[str, Any]:
+    """The options of agent ``name`` with their defaults, in the order the constructor declares them."""
+    table = _schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS
+    if name not in table:
+        raise ValueError(f"unknown agent {name!r}: expected one of {', '.join(sorted(table))}")
+    return _options_of(table[name])
+
+
 def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = None) -> Agent:
-    """An agent by name (or checkpoint path) for ``preset`` (a name or house :class:`Rules`), seeded."""
+    """An agent by name, ``name:key=value,...`` or checkpoint path for ``preset`` (a name or house :class:`Rules`)."""
     if preset == SCHNEIDER:
         table, rules = _schneider_agents(), None
     else:
         table, rules = _SMEAR_AGENTS, get_rules(preset) if isinstance(preset, str) else preset
         preset = rules.name
-    if spec in table:
-        return table[spec](rules, seed)
+    name, colon, option_text = spec.partition(":")
+    if name in table:
+        options = _parse_options(spec, option_text, _options_of(table[name])) if colon else {}
+        return table[name](rules, seed, **options)
     greedy = not spec.startswith("sample:")
     path = spec.removeprefix("sample:")
     if Path(path).is_file():
@@ -65,3 +86,47 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
 
         return NeuralAgent(path, rules, seed, greedy=greedy)
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
+
+
+def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:
+    """Keyword parameters after (rules, seed), with their defaults."""
+    params = list(inspect.signature(factory).parameters.values())[2:]
+    return {p.name: p.default for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def _parse_options(spec: str, text: str, accepted: dict[str, Any]) -> dict[str, Any]:
+    """``key=value,...`` as keyword arguments, each value converted to its default's type."""
+    if not accepted:
+        raise ValueError(f"agent {spec!r}: {spec.partition(':')[0]!r} takes no options")
+    options: dict[str, Any] = {}
+    expected = ", ".join(accepted)
+    for item in text.split(","):
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not key or not value:
+            raise ValueError(f"agent {spec!r}: option {item!r} is not key=value (options: {expected})")
+        if key not in accepted:
+            raise ValueError(f"agent {spec!r}: unknown option {key!r}: expected one of {expected}")
+        if key in options:
+            raise ValueError(f"agent {spec!r}: option {key!r} is given twice")
+        options[key] = _option_value(spec, key, value, accepted[key])
+    return options
+
+
+def _option_value(spec: str, key: str, text: str, default: Any) -> Any:
+    """``text`` read as the type of ``default`` (a number, true/false, or a word where the default is None)."""
+    if isinstance(default, bool) or text.lower() in ("true", "false"):
+        if text.lower() not in ("true", "false"):
+            raise ValueError(f"agent {spec!r}: option {key}={text!r} is not true or false")
+        return text.lower() == "true"
+    kinds: tuple[type, ...] = (int,) if isinstance(default, int) else (float,) if isinstance(default, float) else ()
+    if default is None:
+        kinds = (int, float)
+    for kind in kinds:
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    if isinstance(default, (int, float)):
+        kind = "an integer" if isinstance(default, int) else "a number"
+        raise ValueError(f"agent {spec!r}: option {key}={text!r} is not {kind} like its default {default!r}")
+    return text

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import smear_env
-from agents.registry import agent_names, make_agent
+from agents.registry import agent_names, agent_options, make_agent
 from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env import actions as A
@@ -133,6 +135,30 @@ def test_unknown_agent_name_lists_the_choices() -> None:
     expected = "unknown agent 'alphago' for ten_point: expected one of bold, random, rule, search, searchbid"
     with pytest.raises(ValueError, match=expected):
         make_agent("alphago", "ten_point")
+
+
+def test_agent_options_after_the_name_reach_the_bot() -> None:
+    bot = make_agent("search:samples=48, time_budget=0.5,bid_by=rule", "minnesota", 0)
+    assert (bot.samples, bot.time_budget, bot.bid_by) == (48, 0.5, "rule")
+    assert isinstance(bot.samples, int) and isinstance(bot.time_budget, float)
+    assert make_agent("rule:bid_margin=1", "ten_point", 0).bid_margin == 1
+    assert list(agent_options("search"))[:2] == ["samples", "time_budget"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:depth=3", "unknown option 'depth': expected one of samples, time_budget,"),
+        ("search:samples=many", "option samples='many' is not an integer like its default 24"),
+        ("search:time_budget=", "option 'time_budget=' is not key=value"),
+        ("search:samples=8,samples=9", "option 'samples' is given twice"),
+        ("random:samples=8", "'random' takes no options"),
+        ("search:bid_by=guess", "bid_by 'guess' is not a bidding method"),
+    ],
+)
+def test_bad_agent_options_fail_clearly(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_agent(spec, "ten_point", 0)
 
 
 def test_rule_bot_beats_random_on_ten_point_and_minnesota() -> None:

@@ -24,6 +24,13 @@ Examples::
     python -m training.evaluate rule random --preset bohemian_schneider --matches 200 --json out.json
     python -m training.evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
     python -m training.evaluate --ladder random rule search --preset ten_point --matches 200
+
+A/B test of two settings of one bot: stop every game after its first deal and read the
+hand reward line, A's score change per hand minus B's over duplicate deal pairs (only
+deals the two settings play differently move it, so it separates them with far fewer
+games than the match win rate)::
+
+    python -m training.evaluate search:samples=48 search --preset minnesota --max-hands 1 --matches 600
 """
 
 from __future__ import annotations
@@ -482,7 +489,7 @@ class EvalResult:
         title = (
             f"**{self.agent_a} vs {self.agent_b}** on `{self.preset}`: {self.matches} games "
             f"({self.matches // 2} duplicate deal pairs), seed {self.seed}; {self.stopped} stopped after "
-            f"{self.max_hands} deals (counted as draws); {self.wall_seconds:.1f} s"
+            f"{self.max_hands} deal{'s' * (self.max_hands != 1)} (counted as draws); {self.wall_seconds:.1f} s"
         )
         header = (
             f"| agent | games | W-D-L | win rate [95% CI] | points/{unit} [95% CI] | bid rate | made rate "
@@ -630,7 +637,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("Examples::", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("agents", nargs="*", help="agent A and agent B (registry names or checkpoint paths)")
+    parser.add_argument(
+        "agents", nargs="*", help="agent A and agent B (names, name:key=value,... with options, checkpoints)"
+    )
     parser.add_argument("--ladder", nargs="+", metavar="AGENT", help="rate these agents, every pair in duplicate")
     parser.add_argument("--preset", default="ten_point", help="game preset (smear_env.list_presets())")
     parser.add_argument("--matches", type=int, default=200, help="games per evaluation (per pair in a ladder); even")
