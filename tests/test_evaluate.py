@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import smear_env
+from smear_env import actions as A
+from smear_env.game import Game
 from training.evaluate import (
     DecisionTimes,
     EvalResult,
@@ -23,6 +25,7 @@ from training.evaluate import (
     evaluate,
     lineup,
     main,
+    mean_hand_reward,
     parse_rule,
     rules_for_agents,
     score_for_a,
@@ -197,6 +200,16 @@ def test_a_deterministic_bot_against_itself_cancels_in_every_deal_pair() -> None
         assert first.reward_a == -second.reward_a
     assert (result.paired_reward.value, result.paired_reward.low, result.paired_reward.high) == (0, 0, 0)
     assert result.paired_reward.n == 5
+
+
+def test_a_deal_thrown_in_counts_zero_hand_reward_so_one_deal_games_still_pair() -> None:
+    game = Game("minnesota", seed=5)
+    while len(game.deals) == 1:  # everybody passes: the deal is thrown in
+        game.apply(A.PASS if A.PASS in game.legal_actions() else game.legal_actions()[0])
+    assert not game.hand_results and mean_hand_reward(game, [0, 2]) == 0.0
+    result = evaluate("rule", "rule", "minnesota", matches=20, seed=1, workers=1, max_hands=1)
+    assert sum(g.hands == 0 for g in result.games) == 2  # one deal pair was thrown in (all passed)
+    assert result.paired_reward == mean_interval([0.0] * 10)  # the rule bot against itself: every pair cancels
 
 
 def test_paired_reward_averages_each_pair_then_takes_the_interval_over_pairs() -> None:

@@ -162,7 +162,7 @@ class GameOutcome:
     score_a: float  # 1 win, 1/2 draw or stopped, 0 loss
     hands: int  # scored hands (rounds in Bohemian Schneider)
     stopped: bool  # not over after max_hands deals; counted as a draw
-    reward_a: float | None = None  # A's mean hand reward (HandResult.hand_reward) per hand; None: no hands
+    reward_a: float | None = None  # A's mean hand reward (HandResult.hand_reward) per hand; None: no Smear hands
 
 
 # ---------------------------------------------------------------------- playing one game
@@ -235,11 +235,16 @@ def tally_hands(game: Any, seats: Sequence[int], tally: Tally) -> int:
 def mean_hand_reward(game: Any, seats: Sequence[int]) -> float | None:
     """Mean over the hands and ``seats`` of the seat's side's score change minus the best other side's.
 
-    None for games without scored Smear hands (Bohemian Schneider, or a game stopped before any).
+    A Smear game whose every deal was thrown in (all passed, a misdeal) counts 0:
+    nobody's score moved. That happens in one-deal games (``--max-hands 1``), and
+    leaving such games out would make the pair's two games disagree on what they
+    measure. None for Bohemian Schneider (rounds, no hand results).
     """
-    results = getattr(game, "hand_results", None)
-    if not results:
+    if not hasattr(game, "hand_results"):
         return None
+    results = game.hand_results
+    if not results:
+        return 0.0
     return sum(r.hand_reward(s) for r in results for s in seats) / (len(results) * len(seats))
 
 
@@ -445,7 +450,7 @@ class EvalResult:
 
         A finer measure than the win rate: every hand counts, not just who reached the
         target, and a pair's games share their deals, so most of the card luck cancels.
-        None when some game has no scored Smear hand.
+        None for games without Smear hand results (Bohemian Schneider) and for results saved before it existed.
         """
         rewards = self.pair_rewards()
         return None if rewards is None else mean_interval(rewards)
