@@ -12,7 +12,7 @@ from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env import actions as A
 from smear_env.cards import mask_of, parse_card, parse_cards
-from smear_env.game import BID, TRUMP, Game
+from smear_env.game import BID, PLAY, TRUMP, Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
 
@@ -114,6 +114,72 @@ def test_sampled_hands_respect_what_was_seen() -> None:
             for suit in range(4):
                 if k.voids[s] >> suit & 1:
                     assert not hands[s] & k.table.suit_masks[suit]
+
+
+def _first_lead_knowledge(preset: str, seed: int):
+    """A rule-bot hand of ``preset`` played up to its first card, with the engine and the leader's knowledge."""
+    from agents.knowledge import knowledge_from_view
+
+    rules = get_rules(preset)
+    game = Game(rules, seed=seed, single_hand=True)
+    bots = [make_agent("rule", rules, s) for s in range(rules.num_players)]
+    while game.phase != PLAY:
+        game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
+    return game, knowledge_from_view(player_view(game, game.current_player), rules)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_cards_nobody_was_dealt_are_counted_from_the_deal_and_draws(preset: str) -> None:
+    from agents.search_bot import undealt_count
+
+    for seed in range(3):
+        game, k = _first_lead_knowledge(preset, seed)
+        held = 0
+        for seat in range(game.num_players):
+            held |= game.hands[seat] | game.discarded[seat] | game.played[seat]
+        never_held = (mask_of(game.rules.deck) & ~held).bit_count()
+        called_out = bool(k.view["called_card"]) and k.partner < 0  # seen: the leader knows it is out
+        assert undealt_count(k) == never_held - called_out
+
+
+def test_sampled_hands_leave_trumps_undealt_where_cards_stay_out_but_not_where_all_are_dealt() -> None:
+    """Trumps are discarded only when forced, so a trump in play sits in a hand; but on minnesota 14 cards
+    are never dealt, and a trump may be among them. On ten_point every card is dealt (the stock goes to the
+    bidder), so every unseen trump is in a hand."""
+    import random as stdlib_random
+
+    from agents.search_bot import sample_hands
+
+    for preset, some_out in (("minnesota", True), ("ten_point", False)):
+        _, k = _first_lead_knowledge(preset, 7)
+        unseen_trumps = k.unseen & k.table.trump_mask
+        out = []
+        for i in range(200):
+            hands = sample_hands(k, stdlib_random.Random(i))
+            in_hands = 0
+            for hand in hands:
+                in_hands |= hand
+            out.append((unseen_trumps & ~in_hands).bit_count())
+        room = sum(k.rules.play_hand_size for s in range(k.n) if s != k.seat)
+        if some_out:
+            assert 0 < sum(out) / len(out) < unseen_trumps.bit_count(), preset
+        elif unseen_trumps.bit_count() <= room:
+            assert sum(out) == 0, preset
+
+
+def test_search_plays_the_card_of_highest_mean_value() -> None:
+    from agents.knowledge import knowledge_from_view
+
+    rules = get_rules("ten_point")
+    game = Game(rules, seed=3, single_hand=True)
+    bots = [make_agent("rule", rules, s) for s in range(4)]
+    while game.phase != PLAY or len(game.legal_actions()) < 2:
+        game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
+    view = player_view(game, game.current_player)
+    values = SearchAgent(rules, seed=1, samples=6, time_budget=10).play_values(knowledge_from_view(view, rules))
+    assert sorted(A.PLAY_BASE + c for c in values) == sorted(game.legal_actions())
+    chosen = SearchAgent(rules, seed=1, samples=6, time_budget=10).act(view) - A.PLAY_BASE
+    assert values[chosen] == max(values.values())
 
 
 def test_agent_asked_out_of_turn_fails_clearly() -> None:
@@ -248,12 +314,18 @@ def test_search_risk_options_outside_zero_to_one_fail_clearly(option: str) -> No
 
 
 def test_search_bids_as_the_rule_bot_where_rollout_bidding_lost() -> None:
-    """On minnesota search bids and names trump as the rule bot (its rollouts bid worse there)."""
+    """On minnesota search bids and names trump as the rule bot (its rollouts bid worse there), a little bolder."""
+    from agents.rule_bot import RuleAgent
+    from agents.search_bot import RULE_BID_MARGINS
+
     rules = get_rules("minnesota")
+    assert SearchAgent(rules, seed=0).bid_margin == RULE_BID_MARGINS["minnesota"] < RuleAgent(rules).bid_margin
+    assert SearchAgent(rules, seed=0, bid_margin=0.5).bid_margin == 0.5
     decisions = 0
     for seed in range(15):
         game = Game(rules, seed=seed, single_hand=True)
-        search, rule = SearchAgent(rules, seed=seed, bid_samples=2), make_agent("rule", rules, seed)
+        search = SearchAgent(rules, seed=seed, bid_samples=2)
+        rule = RuleAgent(rules, seed, bid_margin=RULE_BID_MARGINS["minnesota"])
         while game.phase in (BID, TRUMP):
             view = player_view(game, game.current_player)
             action = rule.act(view)
