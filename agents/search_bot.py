@@ -164,9 +164,7 @@ class SearchAgent(RuleAgent):
     # ------------------------------------------------------------------ card play
     def _search_play(self, k: Knowledge) -> int:
         values = self.play_values(k)
-        if values is None:
-            return choose_play(k)
-        return max(values, key=lambda m: (values[m], -k.table.power[m]))
+        return choose_play(k) if values is None else best_card(values, k)
 
     def play_values(self, k: Knowledge) -> dict[int, float] | None:
         """Each legal card's mean value over the sampled deals (None when no deal fits what was seen).
@@ -188,6 +186,11 @@ class SearchAgent(RuleAgent):
                 totals[move] += solver.value_of(hands, move)
             done += 1
         return {m: total / done for m, total in totals.items()} if done else None
+
+
+def best_card(values: dict[int, float], k: Knowledge) -> int:
+    """The card of highest mean value; of equal ones, the weaker (it keeps the stronger for later)."""
+    return max(values, key=lambda card: (values[card], -k.table.power[card]))
 
 
 class SearchBidAgent(SearchAgent):

@@ -1,0 +1,104 @@
+"""Distilling search's card play: labels from matches, soft targets, the fit, and the agent file it writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.registry import make_agent  # noqa: E402
+from smear_env import actions as A  # noqa: E402
+from training import distill  # noqa: E402
+from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
+from training.distill import (  # noqa: E402
+    FitConfig,
+    LabelJob,
+    Labels,
+    agreement,
+    collect_labels,
+    fit,
+    load_labels,
+    teacher_targets,
+)
+
+STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
+CHEAP_TEACHER = "search:samples=2,time_budget=30,bid_by=rule"  # cheap, and bounded by samples, not time
+
+
+@pytest.fixture(scope="module")
+def labels() -> Labels:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(distill, "MAX_HANDS", 2)  # two deals a match keep the test short
+        return collect_labels(LabelJob(STUDENT, CHEAP_TEACHER, seed=3), matches=2, workers=1, progress=False)
+
+
+def test_labels_cover_every_card_play_choice_and_only_the_legal_cards(labels: Labels) -> None:
+    labelled = labels.labelled
+    assert labelled.any() and (~labelled).any()  # card play labelled; the student's bids and discards kept as is
+    for values, mask in zip(labels.values[labelled], labels.masks[labelled]):
+        legal = np.flatnonzero(mask)
+        assert len(legal) >= 2 and all(a >= A.PLAY_BASE for a in legal)
+        assert set(np.flatnonzero(~np.isnan(values))) == set(legal)
+    assert labels.student[~labelled].all()  # unlabelled rows are the student's own other decisions
+    assert set(labels.match) == {0, 1} and labels.student.any() and (~labels.student).any()
+
+
+def test_labelling_is_reproducible_from_the_seed(labels: Labels) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(distill, "MAX_HANDS", 2)
+        again = collect_labels(LabelJob(STUDENT, CHEAP_TEACHER, seed=3), matches=2, workers=1, progress=False)
+    np.testing.assert_array_equal(again.obs, labels.obs)
+    np.testing.assert_array_equal(again.values, labels.values)
+
+
+def test_targets_soften_the_teacher_values_by_temperature() -> None:
+    values = np.array([[1.0, 3.0, np.nan, 3.0], [0.0, np.nan, np.log(3), np.nan]], dtype=np.float32)
+    hard = teacher_targets(values, 0.0)
+    np.testing.assert_allclose(hard, [[0, 0.5, 0, 0.5], [0, 0, 1, 0]])  # ties share the teacher's choice
+    soft = teacher_targets(values, 1.0)
+    np.testing.assert_allclose(soft[1], [0.25, 0, 0.75, 0], rtol=1e-6)
+    assert soft[0, 1] == soft[0, 3] > soft[0, 0] > 0 and soft[0, 2] == 0
+
+
+def test_fit_moves_card_play_toward_the_teacher_and_keeps_the_rest(labels: Labels) -> None:
+    net = network_from_checkpoint(load_checkpoint(STUDENT)).train()
+    start = {k: v.clone() for k, v in net.state_dict().items()}
+    before_fit = agreement(net, labels)["regret"]
+    fit(net, labels, FitConfig(epochs=30, lr=1e-3, holdout=0.0, temperature=0.0), log=lambda _: None)
+    assert agreement(net, labels)["regret"] < before_fit
+    assert any(not torch.equal(start[k], v) for k, v in net.state_dict().items())
+    other = ~labels.labelled
+    with torch.no_grad():
+        before = network_from_checkpoint(load_checkpoint(STUDENT))
+        obs, masks = torch.from_numpy(labels.obs[other]), torch.from_numpy(labels.masks[other])
+        kept = (net(obs, masks)[0].argmax(1) == before(obs, masks)[0].argmax(1)).float().mean()
+    assert kept > 0.9  # bids and discards stay the student's
+
+
+def test_cli_writes_an_agent_that_plays_and_records_what_it_learned(labels: Labels, tmp_path: Path) -> None:
+    labels.save(tmp_path / "labels.npz")
+    distill.main([STUDENT, "--out", str(tmp_path / "run"), "--labels", str(tmp_path / "labels.npz"),
+                  "--epochs", "1", "--teacher", CHEAP_TEACHER])  # fmt: skip
+    data = load_checkpoint(tmp_path / "run" / "agent.pt", make_agent("rule", "ten_point").rules)
+    assert data["distill"]["teacher"] == CHEAP_TEACHER and data["distill"]["labelled"] == int(labels.labelled.sum())
+    agent = make_agent(str(tmp_path / "run" / "agent.pt"), "ten_point", 0)
+    assert agent.name == "neural"
+
+
+def test_a_teacher_without_card_values_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="teacher 'rule' has no per-card values"):
+        distill.main([STUDENT, "--out", str(tmp_path), "--teacher", "rule", "--matches", "1"])
+
+
+def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_path: Path) -> None:
+    labels.save(tmp_path / "a.npz")
+    labels.save(tmp_path / "b.npz")
+    joined = load_labels([str(tmp_path / "a.npz"), str(tmp_path / "b.npz")])
+    assert len(joined.obs) == 2 * len(labels.obs)
+    assert sorted(set(joined.match)) == [0, 1, 2, 3]  # the second file's matches follow the first's
+    (tmp_path / "junk.npz").write_bytes(b"not a labels file")
+    with pytest.raises(ValueError, match="junk.npz' is not a labels file written by training.distill"):
+        load_labels([str(tmp_path / "junk.npz")])

@@ -1,0 +1,391 @@
+"""Distil the search bot's card play into a trained agent (DAgger-style imitation with soft targets).
+
+Why: PPO never meets the search bot in training (a search decision costs tens
+of milliseconds; PPO needs millions of hands), and search's card play is what
+beats the shipped ``ten_point`` agent. Search can still teach: the student plays
+matches against it, every card-play decision with a choice (the student's and
+the teacher's) is labelled with the teacher's mean value per legal card
+(:meth:`agents.search_bot.SearchAgent.play_values`), and the student learns the
+softmax of those values (``temperature`` in hand points; 0 = the teacher's
+choice alone). Positions come from the student's own play, so it learns what to
+do where it actually goes (DAgger), and from the teacher's. The student's other
+decisions (bids, trump, discards) are held near where they started by a KL term
+to the starting policy, and its value head by regression to the starting one,
+so what changes is the card play.
+
+Labelling is the slow part and runs on every core (``--workers``); the labels
+are saved (``labels.npz``) so the fitting can be redone with other settings
+(``--labels``). Every match's seed depends on ``(seed, match)`` only, so the
+labels do not depend on the worker count, and they are exactly reproducible
+when the teacher stops at its sample count rather than its time budget
+(``search:time_budget=...`` large)::
+
+    python -m training.distill checkpoints/ten_point.pt --matches 200 --out runs/distill
+    python -m training.evaluate runs/distill/agent.pt search --preset ten_point --matches 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from agents.knowledge import knowledge_from_view
+from agents.neural_agent import NeuralAgent
+from agents.registry import make_agent
+from agents.search_bot import SearchAgent, best_card
+from smear_env import actions as A
+from smear_env.game import PLAY, Game
+from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
+from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
+from training.evaluate import derive_seed
+
+MAX_HANDS = 60  # a labelling match still running after this many deals is cut short
+
+
+@dataclass(frozen=True)
+class LabelJob:
+    """What every labelling match shares; sent to each worker once."""
+
+    student: str  # checkpoint path of the agent that learns
+    teacher: str  # registry spec of the search bot that labels (and plays the other side)
+    seed: int
+
+
+@dataclass
+class Labels:
+    """Recorded decisions: observations, masks, the teacher's values (NaN where none) and where each came from."""
+
+    obs: np.ndarray  # float32 [N, obs]
+    masks: np.ndarray  # bool [N, actions]
+    values: np.ndarray  # float32 [N, actions]: teacher's mean value per legal card, NaN elsewhere (all NaN: unlabelled)
+    student: np.ndarray  # bool [N]: the student's decision (else the teacher's)
+    match: np.ndarray  # int32 [N]: index of the match the decision came from
+
+    @property
+    def labelled(self) -> np.ndarray:
+        return ~np.isnan(self.values).all(axis=1)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **asdict(self))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Labels:
+        with np.load(path) as data:
+            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+
+    @classmethod
+    def concat(cls, parts: list[Labels]) -> Labels:
+        return cls(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in cls.__dataclass_fields__})
+
+
+def _teacher(spec: str, rules: Any, seed: int) -> SearchAgent:
+    bot = make_agent(spec, rules, seed)
+    if not isinstance(bot, SearchAgent):
+        raise ValueError(f"teacher {spec!r} has no per-card values to teach: expected a search bot (e.g. 'search')")
+    return bot
+
+
+class LabelRunner:
+    """Plays labelling matches, the student's side against the teacher's, and records every decision."""
+
+    def __init__(self, job: LabelJob) -> None:
+        self.job = job
+        data = load_checkpoint(job.student)
+        self.rules = checkpoint_rules(data)
+        self.student = NeuralAgent(job.student, self.rules)
+        self.teacher = _teacher(job.teacher, self.rules, 0)
+        self.labeller = _teacher(job.teacher, self.rules, 0)
+
+    def match(self, index: int) -> Labels:
+        """Match ``index``: the student in the even seats of even matches and the odd seats of odd ones."""
+        r = self.rules
+        seed = derive_seed("distill", self.job.seed, index)
+        for k, bot in enumerate((self.student, self.teacher, self.labeller)):
+            bot.reset(derive_seed("distill-agent", self.job.seed, index, k))
+        game = Game(r, seed=seed, dealer=index % r.num_players)
+        observer = IncrementalObserver(r.num_players)
+        rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
+        while not game.is_over and len(game.deals) <= MAX_HANDS:
+            seat = game.current_player
+            legal = game.legal_mask()
+            if legal & (legal - 1) == 0:  # forced
+                game.apply(legal.bit_length() - 1)
+                continue
+            is_student = seat % 2 == index % 2
+            view = player_view(game, seat)
+            obs = observer.vector(game, seat)
+            mask = action_mask(legal).astype(bool)
+            if game.phase == PLAY and game.trump >= 0:
+                k = knowledge_from_view(view, r)
+                values = self.labeller.play_values(k)
+                if values is not None:
+                    row = np.full(A.NUM_ACTIONS, np.nan, dtype=np.float32)
+                    for card, value in values.items():
+                        row[A.PLAY_BASE + card] = value
+                    rows.append((obs, mask, row, is_student))
+                    if not is_student:  # the teacher plays as it would have: its best card
+                        game.apply(A.PLAY_BASE + best_card(values, k))
+                        continue
+            elif is_student:
+                rows.append((obs, mask, np.full(A.NUM_ACTIONS, np.nan, dtype=np.float32), True))
+            bot = self.student if is_student else self.teacher
+            game.apply(bot.act(view, {"observation": obs, "action_mask": mask.astype(np.int8)}))
+        if not rows:
+            return _no_labels(observation_size(r.num_players))
+        obs, masks, values, student = zip(*rows)
+        return Labels(
+            np.stack(obs), np.stack(masks), np.stack(values), np.array(student), np.full(len(rows), index, np.int32)
+        )
+
+
+def _no_labels(size: int) -> Labels:
+    return Labels(
+        np.zeros((0, size), np.float32), np.zeros((0, A.NUM_ACTIONS), bool),
+        np.zeros((0, A.NUM_ACTIONS), np.float32), np.zeros(0, bool), np.zeros(0, np.int32),
+    )  # fmt: skip
+
+
+_WORKER: LabelRunner | None = None
+
+
+def _init_worker(job: LabelJob) -> None:
+    global _WORKER
+    torch.set_num_threads(1)
+    _WORKER = LabelRunner(job)
+
+
+def _label_match(index: int) -> tuple[int, Labels]:
+    assert _WORKER is not None, "worker not initialised"
+    return index, _WORKER.match(index)
+
+
+def collect_labels(job: LabelJob, matches: int, workers: int, progress: bool = True) -> Labels:
+    """Label ``matches`` matches on ``workers`` processes (spawned: torch and fork do not mix)."""
+    parts: dict[int, Labels] = {}
+    bar = tqdm(total=matches, desc="labelling", unit="match", file=sys.stderr, disable=not progress)
+    if workers <= 1:
+        runner = LabelRunner(job)
+        for index in range(matches):
+            parts[index] = runner.match(index)
+            bar.update()
+    else:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers, initializer=_init_worker, initargs=(job,)) as pool:
+            for index, labels in pool.imap_unordered(_label_match, range(matches)):
+                parts[index] = labels
+                bar.update()
+    bar.close()
+    return Labels.concat([parts[i] for i in range(matches)])
+
+
+# ---------------------------------------------------------------------- fitting
+@dataclass(frozen=True)
+class FitConfig:
+    """How the student is fitted to the labels."""
+
+    temperature: float = 0.5  # points: the target is softmax(teacher values / temperature); 0 = teacher's choice
+    regret_weight: float = 1.0  # weight of the expected regret: the points (by the teacher) each card gives up
+    epochs: int = 6  # passes over the labels
+    lr: float = 3e-4  # Adam learning rate
+    minibatch: int = 512  # decisions per gradient step
+    keep_weight: float = 1.0  # weight of the KL to the starting policy on the student's other decisions
+    value_weight: float = 0.5  # weight of the value regression to the starting network
+    holdout: float = 0.1  # share of matches (the last ones) held out to measure agreement
+
+
+def teacher_targets(values: np.ndarray, temperature: float) -> np.ndarray:
+    """Target distribution over actions from the teacher's values (NaN = not a choice)."""
+    legal = ~np.isnan(values)
+    filled = np.where(legal, values, -np.inf)
+    if temperature <= 0:
+        best = filled.max(axis=1, keepdims=True)
+        target = (filled == best).astype(np.float32)
+    else:
+        z = filled / temperature
+        z = z - z.max(axis=1, keepdims=True)
+        target = np.where(legal, np.exp(z), 0.0).astype(np.float32)
+    return target / target.sum(axis=1, keepdims=True)
+
+
+def shortfall(values: np.ndarray) -> np.ndarray:
+    """Points each card gives up against the teacher's best card (0 where not a choice)."""
+    best = values.max(axis=1, initial=-np.inf, where=~np.isnan(values))
+    return np.nan_to_num(best[:, None] - values).astype(np.float32)
+
+
+def agreement(net: torch.nn.Module, labels: Labels) -> dict[str, float]:
+    """On the labelled decisions: how often the network's top card is one of the teacher's best
+    (``agreement``), and the points it gives up by the teacher's values (``regret``, per decision)."""
+    rows = labels.labelled
+    if not rows.any():
+        return {"agreement": float("nan"), "regret": float("nan")}
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(labels.obs[rows]), torch.from_numpy(labels.masks[rows]))
+    given_up = shortfall(labels.values[rows])[np.arange(int(rows.sum())), logits.argmax(1).numpy()]
+    return {"agreement": float(np.mean(given_up < 1e-6)), "regret": float(given_up.mean())}
+
+
+class _FitData:
+    """The training rows as tensors, with the teacher's targets and the starting network's outputs."""
+
+    def __init__(self, labels: Labels, start: torch.nn.Module, temperature: float) -> None:
+        self.obs, self.masks = torch.from_numpy(labels.obs), torch.from_numpy(labels.masks)
+        taught = labels.labelled
+        targets, given_up = np.zeros_like(labels.values), np.zeros_like(labels.values)
+        targets[taught] = teacher_targets(labels.values[taught], temperature)
+        given_up[taught] = shortfall(labels.values[taught])
+        self.taught = torch.from_numpy(taught)
+        self.targets, self.shortfall = torch.from_numpy(targets), torch.from_numpy(given_up)
+        with torch.no_grad():
+            logits, self.start_values = start(self.obs, self.masks)
+        self.start_logp = F.log_softmax(logits, dim=1)
+
+    def __len__(self) -> int:
+        return len(self.obs)
+
+    def loss(self, net: torch.nn.Module, idx: torch.Tensor, c: FitConfig) -> torch.Tensor:
+        """Teacher cross-entropy plus expected regret on card play, KL to the start elsewhere, value regression."""
+        masks, taught = self.masks[idx], self.taught[idx]
+        logits, values = net(self.obs[idx], masks)
+        logp = F.log_softmax(logits, dim=1).masked_fill(~masks, 0)
+        imitation = -(self.targets[idx] * logp).sum(1) + c.regret_weight * (logp.exp() * self.shortfall[idx]).sum(1)
+        ref = self.start_logp[idx].masked_fill(~masks, 0)
+        keep = (ref.exp() * (ref - logp)).sum(1)
+        per_row = torch.where(taught, imitation, c.keep_weight * keep)
+        return per_row.mean() + c.value_weight * F.mse_loss(values, self.start_values[idx])
+
+
+def fit(
+    net: torch.nn.Module, labels: Labels, c: FitConfig, seed: int = 0, log: Any = print,
+    reference: torch.nn.Module | None = None,
+) -> dict[str, float]:  # fmt: skip
+    """Fit ``net`` to the teacher's card play, keeping its other decisions and its values near ``reference``.
+
+    ``reference`` defaults to ``net`` as it starts (a frozen copy); a fresh
+    network of another size learns the student's other decisions from it.
+    ``seed`` orders the minibatches. The last ``holdout`` of the matches are not
+    trained on; the agreement and regret reported are measured on them.
+    """
+    held = _held_out(labels.match, c.holdout)
+    train, test = _subset(labels, ~held), _subset(labels, held)
+    data = _FitData(train, _frozen_copy(reference or net), c.temperature)
+    before = agreement(net, test)
+    optimizer = torch.optim.Adam(net.parameters(), lr=c.lr)
+    rng = np.random.default_rng(seed)
+    for epoch in range(c.epochs):
+        total = 0.0
+        for idx in np.array_split(rng.permutation(len(data)), max(1, len(data) // c.minibatch)):
+            loss = data.loss(net, torch.from_numpy(idx), c)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(idx)
+        now = agreement(net, test)
+        log(f"epoch {epoch + 1}/{c.epochs}: loss {total / len(data):.4f}, held out: agreement {now['agreement']:.3f}, "
+            f"regret {now['regret']:.3f} points per decision")  # fmt: skip
+    after = agreement(net, test)
+    report = {f"{key}_before": value for key, value in before.items()}
+    report |= {f"{key}_after": value for key, value in after.items()}
+    return report | {"held_out_decisions": float(test.labelled.sum())}
+
+
+def _frozen_copy(net: torch.nn.Module) -> torch.nn.Module:
+    import copy
+
+    frozen = copy.deepcopy(net).eval()
+    for p in frozen.parameters():
+        p.requires_grad_(False)
+    return frozen
+
+
+def _held_out(match: np.ndarray, share: float) -> np.ndarray:
+    """Rows of the last ``share`` of the matches (at least one match when ``share`` > 0)."""
+    if share <= 0 or not len(match):
+        return np.zeros(len(match), bool)
+    last = int(match.max()) + 1
+    return match >= last - max(1, round(last * share))
+
+
+def _subset(labels: Labels, rows: np.ndarray) -> Labels:
+    return Labels(*(getattr(labels, name)[rows] for name in Labels.__dataclass_fields__))
+
+
+# ---------------------------------------------------------------------- command line
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
+    p.add_argument("student", help="checkpoint (agent.pt) to start from")
+    p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
+    p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
+    p.add_argument("--matches", type=int, default=100, help="labelling matches against the teacher")
+    p.add_argument("--labels", nargs="+", help="labels.npz files of earlier runs to fit on (no labelling)")
+    p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
+    p.add_argument("--workers", type=int, default=None, help="labelling processes (default: every core)")
+    for name, default in asdict(FitConfig()).items():
+        p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
+    return p
+
+
+def load_labels(paths: list[str]) -> Labels:
+    """Several label files as one, their matches numbered on from file to file (the holdout takes the last)."""
+    parts, offset = [], 0
+    for path in paths:
+        try:
+            labels = Labels.load(path)
+        except (OSError, KeyError, ValueError) as err:
+            raise ValueError(f"{path!r} is not a labels file written by training.distill: {err}") from None
+        labels.match = labels.match + offset
+        offset = int(labels.match.max()) + 1 if len(labels.match) else offset
+        parts.append(labels)
+    return Labels.concat(parts)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import os
+
+    args = build_parser().parse_args(argv)
+    out = Path(args.out)
+    try:
+        data = load_checkpoint(args.student)
+        rules = checkpoint_rules(data)
+        _teacher(args.teacher, rules, 0)
+        labels = load_labels(args.labels) if args.labels else None
+    except ValueError as err:
+        sys.exit(f"error: {err}")
+    out.mkdir(parents=True, exist_ok=True)
+    if labels is None:
+        started = time.perf_counter()
+        labels = collect_labels(LabelJob(args.student, args.teacher, args.seed), args.matches,
+                                args.workers or os.cpu_count() or 1)  # fmt: skip
+        labels.save(out / "labels.npz")
+        print(f"labelled {int(labels.labelled.sum())} of {len(labels.obs)} decisions in "
+              f"{(time.perf_counter() - started) / 60:.1f} min: {out / 'labels.npz'}")  # fmt: skip
+        if args.label_only:
+            return
+    fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
+    net = network_from_checkpoint(data).train()
+    report = fit(net, labels, fit_config, args.seed)
+    print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
+    training_state = ("format", "format_version", "model", "optimizer", "pool", "state")
+    payload = {k: v for k, v in data.items() if k not in training_state}
+    payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    payload["distill"] = {
+        "student": args.student, "teacher": args.teacher, "matches": int(labels.match.max()) + 1,
+        "decisions": len(labels.obs), "labelled": int(labels.labelled.sum()), **asdict(fit_config), **report,
+    }  # fmt: skip
+    save_checkpoint(out / "agent.pt", payload)
+    print(f"agent: {out / 'agent.pt'}")
+
+
+if __name__ == "__main__":
+    main()
