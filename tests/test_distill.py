@@ -28,11 +28,12 @@ STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.p
 CHEAP_TEACHER = "search:samples=2,time_budget=30,bid_by=rule"  # cheap, and bounded by samples, not time
 
 
+JOB = LabelJob(STUDENT, CHEAP_TEACHER, seed=3, max_hands=2)  # two deals a match keep the tests short
+
+
 @pytest.fixture(scope="module")
 def labels() -> Labels:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(distill, "MAX_HANDS", 2)  # two deals a match keep the test short
-        return collect_labels(LabelJob(STUDENT, CHEAP_TEACHER, seed=3), matches=2, workers=1, progress=False)
+    return collect_labels(JOB, matches=2, workers=1, progress=False)
 
 
 def test_labels_cover_every_card_play_choice_and_only_the_legal_cards(labels: Labels) -> None:
@@ -46,12 +47,10 @@ def test_labels_cover_every_card_play_choice_and_only_the_legal_cards(labels: La
     assert set(labels.match) == {0, 1} and labels.student.any() and (~labels.student).any()
 
 
-def test_labelling_is_reproducible_from_the_seed(labels: Labels) -> None:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(distill, "MAX_HANDS", 2)
-        again = collect_labels(LabelJob(STUDENT, CHEAP_TEACHER, seed=3), matches=2, workers=1, progress=False)
-    np.testing.assert_array_equal(again.obs, labels.obs)
-    np.testing.assert_array_equal(again.values, labels.values)
+def test_labelling_is_reproducible_from_the_seed_whatever_the_worker_count(labels: Labels) -> None:
+    again = collect_labels(JOB, matches=2, workers=2, progress=False)
+    for name in Labels.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
 
 
 def test_targets_soften_the_teacher_values_by_temperature() -> None:
@@ -81,9 +80,13 @@ def test_fit_moves_card_play_toward_the_teacher_and_keeps_the_rest(labels: Label
 def test_cli_writes_an_agent_that_plays_and_records_what_it_learned(labels: Labels, tmp_path: Path) -> None:
     labels.save(tmp_path / "labels.npz")
     distill.main([STUDENT, "--out", str(tmp_path / "run"), "--labels", str(tmp_path / "labels.npz"),
-                  "--epochs", "1", "--teacher", CHEAP_TEACHER])  # fmt: skip
+                  "--epochs", "1", "--seed", "4"])  # fmt: skip
     data = load_checkpoint(tmp_path / "run" / "agent.pt", make_agent("rule", "ten_point").rules)
-    assert data["distill"]["teacher"] == CHEAP_TEACHER and data["distill"]["labelled"] == int(labels.labelled.sum())
+    record = data["distill"]
+    # fitted from label files: the record names them, not the --teacher flag, which did not label them
+    assert record["labels"] == [str(tmp_path / "labels.npz")] and "teacher" not in record
+    assert record["labelled"] == int(labels.labelled.sum()) and record["seed"] == 4  # the minibatch order's seed
+    assert "evaluation" not in data  # the student's own evaluation does not describe the distilled agent
     agent = make_agent(str(tmp_path / "run" / "agent.pt"), "ten_point", 0)
     assert agent.name == "neural"
 
@@ -91,6 +94,32 @@ def test_cli_writes_an_agent_that_plays_and_records_what_it_learned(labels: Labe
 def test_a_teacher_without_card_values_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="teacher 'rule' has no per-card values"):
         distill.main([STUDENT, "--out", str(tmp_path), "--teacher", "rule", "--matches", "1"])
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--minibatch", "0"], "fit option minibatch = 0: expected at least 1"),
+        (["--holdout", "1.0"], "fit option holdout = 1.0: expected from 0 up to, not including, 1"),
+        (["--temperature", "-1"], "fit option temperature = -1.0: expected 0 or more"),
+        (["--matches", "0"], "--matches 0: expected at least 1 labelling match"),
+    ],
+)
+def test_bad_options_are_refused_before_any_work(flags: list[str], message: str, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=message):
+        distill.main([STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, *flags])
+    assert not (tmp_path / "run").exists()
+
+
+def test_labels_that_cannot_fit_the_student_are_refused(labels: Labels, tmp_path: Path) -> None:
+    one_match = Labels(*(getattr(labels, name)[labels.match == 0] for name in Labels.__dataclass_fields__))
+    one_match.save(tmp_path / "one_match.npz")
+    with pytest.raises(SystemExit, match="holdout 0.1 of 1 labelled match.* holds out every one"):
+        distill.main([STUDENT, "--out", str(tmp_path / "a"), "--labels", str(tmp_path / "one_match.npz")])
+    other = Labels(labels.obs[:, :-3], labels.masks, labels.values, labels.student, labels.match)
+    other.save(tmp_path / "other.npz")
+    with pytest.raises(SystemExit, match="the labels' observation size is 634, the student's 637"):
+        distill.main([STUDENT, "--out", str(tmp_path / "b"), "--labels", str(tmp_path / "other.npz")])
 
 
 def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_path: Path) -> None:

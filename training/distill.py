@@ -49,8 +49,6 @@ from smear_env.observation import IncrementalObserver, action_mask, observation_
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
 from training.evaluate import derive_seed
 
-MAX_HANDS = 60  # a labelling match still running after this many deals is cut short
-
 
 @dataclass(frozen=True)
 class LabelJob:
@@ -59,6 +57,7 @@ class LabelJob:
     student: str  # checkpoint path of the agent that learns
     teacher: str  # registry spec of the search bot that labels (and plays the other side)
     seed: int
+    max_hands: int = 60  # a labelling match still running after this many deals is cut short
 
 
 @dataclass
@@ -103,19 +102,21 @@ class LabelRunner:
         data = load_checkpoint(job.student)
         self.rules = checkpoint_rules(data)
         self.student = NeuralAgent(job.student, self.rules)
-        self.teacher = _teacher(job.teacher, self.rules, 0)
+        # one teacher per seat, as in an evaluation: a search bot keeps its bid's plan (trump, first lead)
+        # until it names trump, and a partner bidding after it with the same object would overwrite it
+        self.teachers = [_teacher(job.teacher, self.rules, 0) for _ in range(self.rules.num_players)]
         self.labeller = _teacher(job.teacher, self.rules, 0)
 
     def match(self, index: int) -> Labels:
         """Match ``index``: the student in the even seats of even matches and the odd seats of odd ones."""
         r = self.rules
         seed = derive_seed("distill", self.job.seed, index)
-        for k, bot in enumerate((self.student, self.teacher, self.labeller)):
+        for k, bot in enumerate((self.student, self.labeller, *self.teachers)):
             bot.reset(derive_seed("distill-agent", self.job.seed, index, k))
         game = Game(r, seed=seed, dealer=index % r.num_players)
         observer = IncrementalObserver(r.num_players)
         rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
-        while not game.is_over and len(game.deals) <= MAX_HANDS:
+        while not game.is_over and len(game.deals) <= self.job.max_hands:
             seat = game.current_player
             legal = game.legal_mask()
             if legal & (legal - 1) == 0:  # forced
@@ -138,7 +139,7 @@ class LabelRunner:
                         continue
             elif is_student:
                 rows.append((obs, mask, np.full(A.NUM_ACTIONS, np.nan, dtype=np.float32), True))
-            bot = self.student if is_student else self.teacher
+            bot = self.student if is_student else self.teachers[seat]
             game.apply(bot.act(view, {"observation": obs, "action_mask": mask.astype(np.int8)}))
         if not rows:
             return _no_labels(observation_size(r.num_players))
@@ -193,7 +194,7 @@ def collect_labels(job: LabelJob, matches: int, workers: int, progress: bool = T
 class FitConfig:
     """How the student is fitted to the labels."""
 
-    temperature: float = 0.5  # points: the target is softmax(teacher values / temperature); 0 = teacher's choice
+    temperature: float = 0.5  # points: the target is softmax(teacher values / temperature); 0 = its best cards
     regret_weight: float = 1.0  # weight of the expected regret: the points (by the teacher) each card gives up
     epochs: int = 6  # passes over the labels
     lr: float = 3e-4  # Adam learning rate
@@ -201,6 +202,18 @@ class FitConfig:
     keep_weight: float = 1.0  # weight of the KL to the starting policy on the student's other decisions
     value_weight: float = 0.5  # weight of the value regression to the starting network
     holdout: float = 0.1  # share of matches (the last ones) held out to measure agreement
+
+    def __post_init__(self) -> None:
+        checks = {
+            "temperature": self.temperature >= 0, "regret_weight": self.regret_weight >= 0, "epochs": self.epochs >= 0,
+            "lr": self.lr > 0, "minibatch": self.minibatch >= 1, "keep_weight": self.keep_weight >= 0,
+            "value_weight": self.value_weight >= 0, "holdout": 0 <= self.holdout < 1,
+        }  # fmt: skip
+        expected = {"lr": "above 0", "minibatch": "at least 1", "holdout": "from 0 up to, not including, 1"}
+        for name, ok in checks.items():
+            if not ok:
+                wanted = expected.get(name, "0 or more")
+                raise ValueError(f"fit option {name} = {getattr(self, name)!r}: expected {wanted}")
 
 
 def teacher_targets(values: np.ndarray, temperature: float) -> np.ndarray:
@@ -276,7 +289,13 @@ def fit(
     ``seed`` orders the minibatches. The last ``holdout`` of the matches are not
     trained on; the agreement and regret reported are measured on them.
     """
+    if not len(labels.match):
+        raise ValueError("nothing to fit: no decisions were labelled")
     held = _held_out(labels.match, c.holdout)
+    if held.all():
+        matches = len(np.unique(labels.match))
+        raise ValueError(f"nothing to fit: holdout {c.holdout} of {matches} labelled match(es) holds out every one; "
+                         "expected more matches or --holdout 0")  # fmt: skip
     train, test = _subset(labels, ~held), _subset(labels, held)
     data = _FitData(train, _frozen_copy(reference or net), c.temperature)
     before = agreement(net, test)
@@ -350,6 +369,17 @@ def load_labels(paths: list[str]) -> Labels:
     return Labels.concat(parts)
 
 
+def _check_labels_fit(labels: Labels, data: dict[str, Any]) -> None:
+    """Labels recorded for another observation layout or action space would fail deep inside torch."""
+    shapes = {"observation size": (labels.obs.shape[1], data["observation_size"]),
+              "number of actions": (labels.masks.shape[1], data["num_actions"])}  # fmt: skip
+    for what, (theirs, ours) in shapes.items():
+        if theirs != ours:
+            raise ValueError(f"the labels' {what} is {theirs}, the student's {ours}: labels for other rules or layout")
+    if not len(labels.obs):
+        raise ValueError("the label files hold no decisions")
+
+
 def main(argv: list[str] | None = None) -> None:
     import os
 
@@ -358,8 +388,15 @@ def main(argv: list[str] | None = None) -> None:
     try:
         data = load_checkpoint(args.student)
         rules = checkpoint_rules(data)
-        _teacher(args.teacher, rules, 0)
-        labels = load_labels(args.labels) if args.labels else None
+        fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
+        if args.labels:
+            labels = load_labels(args.labels)
+            _check_labels_fit(labels, data)
+        else:
+            labels = None
+            _teacher(args.teacher, rules, 0)
+            if args.matches < 1:
+                raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
         sys.exit(f"error: {err}")
     out.mkdir(parents=True, exist_ok=True)
@@ -372,15 +409,19 @@ def main(argv: list[str] | None = None) -> None:
               f"{(time.perf_counter() - started) / 60:.1f} min: {out / 'labels.npz'}")  # fmt: skip
         if args.label_only:
             return
-    fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
     net = network_from_checkpoint(data).train()
-    report = fit(net, labels, fit_config, args.seed)
+    try:
+        report = fit(net, labels, fit_config, args.seed)
+    except ValueError as err:
+        sys.exit(f"error: {err}")
     print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
-    training_state = ("format", "format_version", "model", "optimizer", "pool", "state")
+    # the training state, and the starting agent's own evaluation, which no longer describes this one
+    training_state = ("format", "format_version", "model", "optimizer", "pool", "state", "evaluation")
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
     payload["distill"] = {
-        "student": args.student, "teacher": args.teacher, "matches": int(labels.match.max()) + 1,
+        "student": args.student, **source, "seed": args.seed, "matches": int(labels.match.max()) + 1,
         "decisions": len(labels.obs), "labelled": int(labels.labelled.sum()), **asdict(fit_config), **report,
     }  # fmt: skip
     save_checkpoint(out / "agent.pt", payload)
