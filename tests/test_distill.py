@@ -112,7 +112,7 @@ def test_bad_options_are_refused_before_any_work(flags: list[str], message: str,
 
 
 def test_labels_that_cannot_fit_the_student_are_refused(labels: Labels, tmp_path: Path) -> None:
-    one_match = Labels(*(getattr(labels, name)[labels.match == 0] for name in Labels.__dataclass_fields__))
+    one_match = labels.take(labels.match == 0)
     one_match.save(tmp_path / "one_match.npz")
     with pytest.raises(SystemExit, match="holdout 0.1 of 1 labelled match.* holds out every one"):
         distill.main([STUDENT, "--out", str(tmp_path / "a"), "--labels", str(tmp_path / "one_match.npz")])

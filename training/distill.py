@@ -82,6 +82,10 @@ class Labels:
         with np.load(path) as data:
             return cls(**{name: data[name] for name in cls.__dataclass_fields__})
 
+    def take(self, rows: np.ndarray) -> Labels:
+        """The decisions at ``rows`` (a boolean mask or indices)."""
+        return Labels(*(getattr(self, name)[rows] for name in self.__dataclass_fields__))
+
     @classmethod
     def concat(cls, parts: list[Labels]) -> Labels:
         return cls(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in cls.__dataclass_fields__})
@@ -296,7 +300,7 @@ def fit(
         matches = len(np.unique(labels.match))
         raise ValueError(f"nothing to fit: holdout {c.holdout} of {matches} labelled match(es) holds out every one; "
                          "expected more matches or --holdout 0")  # fmt: skip
-    train, test = _subset(labels, ~held), _subset(labels, held)
+    train, test = labels.take(~held), labels.take(held)
     data = _FitData(train, _frozen_copy(reference or net), c.temperature)
     before = agreement(net, test)
     optimizer = torch.optim.Adam(net.parameters(), lr=c.lr)
@@ -333,10 +337,6 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
         return np.zeros(len(match), bool)
     last = int(match.max()) + 1
     return match >= last - max(1, round(last * share))
-
-
-def _subset(labels: Labels, rows: np.ndarray) -> Labels:
-    return Labels(*(getattr(labels, name)[rows] for name in Labels.__dataclass_fields__))
 
 
 # ---------------------------------------------------------------------- command line
