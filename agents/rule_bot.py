@@ -21,6 +21,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards
+from agents.match_odds import MATCH_MOON_PRESETS, moon_wins_more
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.rules import Rules, get_rules
@@ -33,12 +34,22 @@ class RuleAgent(Agent):
     name = "rule"
 
     def __init__(
-        self, rules: Rules | str = "ten_point", seed: int | None = None, bid_margin: float | None = None
+        self,
+        rules: Rules | str = "ten_point",
+        seed: int | None = None,
+        bid_margin: float | None = None,
+        match_moon: bool = False,
     ) -> None:
         super().__init__(seed)
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         #: points below the hand's estimate it bids; the default keeps sets rare, smaller is bolder
         self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else bid_margin
+        if match_moon and self.rules.name not in MATCH_MOON_PRESETS:
+            raise ValueError(
+                f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {self.rules.name!r}"
+            )
+        #: call the moon by the match score (agents.match_odds) rather than by the hand alone
+        self.match_moon = match_moon
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)
@@ -60,6 +71,8 @@ class RuleAgent(Agent):
             return A.MISDEAL
         r = self.rules
         ceiling, moon = rule_bid_ceiling(k.hand, r, self.bid_margin)
+        if self.match_moon and A.MOON in legal:
+            moon = self._moon_wins_match(k)
         if moon and A.MOON in legal:
             return A.MOON
         for bid in range(ceiling, r.min_bid - 1, -1):
@@ -68,6 +81,12 @@ class RuleAgent(Agent):
         if A.PASS in legal:
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced to bid: the minimum
+
+    def _moon_wins_match(self, k: Knowledge) -> bool:
+        scores, team = k.view["scores"], self.rules.team_of(k.seat)
+        theirs = max(score for other, score in enumerate(scores) if other != team)
+        suit, estimate = best_trump(k.hand, self.rules, bidder=True)
+        return moon_wins_more(k.hand, self.rules, suit, estimate, scores[team], theirs)
 
     # ------------------------------------------------------------------ partner call (ten_point_5p)
     def _call(self, k: Knowledge) -> int:
@@ -276,5 +295,3 @@ def _loss_value(card: int, t: TrumpTable, r: Rules, values: dict[int, int]) -> f
     """What a card costs thrown to a trick the other side wins."""
     trump = t.trump_mask >> card & 1
     return 20 * values.get(card, 0) + card_value(card, r) + (8 if trump else 0) + (t.power[card] % 100) / 20
-
-

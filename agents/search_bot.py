@@ -27,7 +27,9 @@ enough to win. Discards and partner calls are the rule-based bot's.
 On the presets in ``RULE_BIDDING_PRESETS``, where rollout bidding did no better
 than the rule bot's hand estimate, search bids and names trump as the rule bot
 does (a little bolder: ``RULE_BID_MARGINS``) and searches only its card play;
-``bid_by`` and ``bid_margin`` override those choices.
+On minnesota it also calls the moon by the match score (``match_moon``, see
+``agents.match_odds``): a made moon wins the match and a failed one loses it.
+``bid_by``, ``bid_margin`` and ``match_moon`` override those choices.
 
 ``samples`` bounds the number of samples and ``time_budget`` (seconds) the time
 per decision; the search stops at whichever comes first (at least one sample).
@@ -42,6 +44,7 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
+from agents.match_odds import MATCH_MOON_PRESETS
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
@@ -86,8 +89,10 @@ class SearchAgent(RuleAgent):
         outbid_risk: float = 0.3,
         bid_by: Literal["rollouts", "rule"] | None = None,
         bid_margin: float | None = None,
+        match_moon: bool | None = None,
     ) -> None:
-        super().__init__(rules, seed, bid_margin)  # bid_margin: the rule bot's, used where search bids by rule
+        # bid_margin and match_moon: the rule bot's, used where search bids by rule
+        super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon))
         self.samples = samples
         self.time_budget = time_budget
         self.bid_samples = bid_samples
@@ -103,6 +108,10 @@ class SearchAgent(RuleAgent):
         self.bid_by = bid_by
         if bid_margin is None and bid_by == "rule":
             self.bid_margin = RULE_BID_MARGINS.get(self.rules.name, self.bid_margin)
+        if match_moon and bid_by != "rule":
+            raise ValueError("match_moon applies where search bids by rule: expected bid_by='rule' with it")
+        if match_moon is None:
+            self.match_moon = bid_by == "rule" and self.rules.name in MATCH_MOON_PRESETS
         self._rollout_bot = RuleAgent(self.rules, seed)
         self._plan: tuple[int, int] | None = None  # (hand mask, suit) chosen while bidding
 

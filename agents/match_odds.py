@@ -1,0 +1,84 @@
+"""Match-aware moon calls for minnesota: shoot the moon when it wins the match more often than playing on.
+
+On minnesota a made moon wins the match outright (from a positive score) and a
+failed one loses it, so a moon is a bet on the match, not on the hand: from far
+behind, a hand that takes every point in play half the time is worth mooning,
+from far ahead almost none is. The bot compares two fitted chances:
+
+- ``moon_chance``: that a moon on this hand (before the kitty) takes every point
+  in play, a logistic fit on 120,000 deals where the hand was made bidder and
+  every seat played by the rule bot;
+- ``match_odds``: that a side wins the match from a score, a logistic fit in the
+  square roots of the points each side still needs, on 200,000 hand starts of
+  20,000 rule-bot matches; played on from this hand, it is taken at the scores
+  the hand's estimate leads to (a linear fit of each side's points on the rule
+  estimate, over the same deals).
+
+It moons when the first beats the second by ``MOON_EDGE``. ``scripts/fit_moon_odds.py``
+regenerates the data and prints the coefficients below.
+"""
+
+from __future__ import annotations
+
+import math
+
+from smear_env.cards import cards_of
+from smear_env.rules import Rules
+from smear_env.trump import trump_table
+
+#: presets (by ``Rules.name``) the fits below were made on: the moon call is theirs only
+MATCH_MOON_PRESETS = frozenset({"minnesota"})
+
+#: how much more often the moon must win than playing on: against the rule bot over 4,000 games
+#: (seed 1) an edge of 0 won 0.564 of matches, 0.1 won 0.578 (0.586 on seed 2), 0.2 0.577, 0.3 0.549
+MOON_EDGE = 0.1
+
+#: logistic weights of moon_chance: Ace, 2, Jack, King, Queen of trump held, trump count,
+#: off-suit tens held, the rule estimate of the best suit, and the intercept
+MOON_WEIGHTS = (0.642, 0.532, 0.391, 0.164, 0.110, 0.170, -0.125, 0.213, -2.418)
+
+#: logistic weights of match_odds on d = sqrt(my need) - sqrt(their need), on (my need - their need) / 10,
+#: and on d * (my need + their need) / 20, where a side's need is the target less its score (at least 1)
+ODDS_WEIGHTS = (-1.552, 1.183, -0.175)
+
+#: points my side (bidding) and the other side take, linear in the rule estimate: (intercept, slope)
+BIDDER_POINTS = (0.661, 0.700)
+DEFENDER_POINTS = (2.088, -0.426)
+
+
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def moon_chance(hand: int, rules: Rules, suit: int, estimate: float) -> float:
+    """Chance that a moon on ``hand`` (before the kitty) takes every point in play.
+
+    ``suit`` and ``estimate``: the rule bot's best trump for the hand and its estimate of the points.
+    """
+    t = trump_table(rules, suit)
+    held = [hand >> card & 1 for card in (t.ace, t.two, t.jack, t.order[1], t.order[2])]
+    trumps = (hand & t.trump_mask).bit_count()
+    tens = sum(1 for c in cards_of(hand & ~t.trump_mask) if c < 52 and c % 13 == 8)
+    features = (*held, trumps, tens, estimate, 1.0)
+    return _logistic(sum(w * x for w, x in zip(MOON_WEIGHTS, features)))
+
+
+def match_odds(mine: float, theirs: float, target: int) -> float:
+    """Chance that my side wins the match from scores ``mine`` and ``theirs`` (0.5 when level)."""
+    need_mine, need_theirs = max(target - mine, 1.0), max(target - theirs, 1.0)
+    d = math.sqrt(need_mine) - math.sqrt(need_theirs)
+    w = ODDS_WEIGHTS
+    return _logistic(w[0] * d + w[1] * (need_mine - need_theirs) / 10 + w[2] * d * (need_mine + need_theirs) / 20)
+
+
+def moon_wins_more(hand: int, rules: Rules, suit: int, estimate: float, mine: int, theirs: int) -> bool:
+    """Whether mooning on ``hand`` wins the match more often than bidding as usual, at these scores.
+
+    Never from a score of zero or less: a made moon there only resets it to zero.
+    """
+    if mine <= 0:
+        return False
+    gain_mine = BIDDER_POINTS[0] + BIDDER_POINTS[1] * estimate
+    gain_theirs = DEFENDER_POINTS[0] + DEFENDER_POINTS[1] * estimate
+    play_on = match_odds(mine + gain_mine, theirs + gain_theirs, rules.target_score)
+    return moon_chance(hand, rules, suit, estimate) > play_on + MOON_EDGE
