@@ -21,6 +21,9 @@ regenerates the data and prints the coefficients below.
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 from smear_env.cards import cards_of
 from smear_env.rules import Rules
@@ -41,6 +44,9 @@ MOON_WEIGHTS = (0.642, 0.532, 0.391, 0.164, 0.110, 0.170, -0.125, 0.213, -2.418)
 #: and on d * (my need + their need) / 20, where a side's need is the target less its score (at least 1)
 ODDS_WEIGHTS = (-1.552, 1.183, -0.175)
 
+#: scores are clipped to this range before the match odds: the fit saw few beyond it
+SCORE_CLIP = (-15, 20)
+
 #: points my side (bidding) and the other side take, linear in the rule estimate: (intercept, slope)
 BIDDER_POINTS = (0.661, 0.700)
 DEFENDER_POINTS = (2.088, -0.426)
@@ -50,25 +56,35 @@ def _logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
+def moon_features(hand: int, rules: Rules, suit: int, estimate: float) -> list[float]:
+    """What ``moon_chance`` weighs, in ``MOON_WEIGHTS`` order (also the fit's inputs)."""
+    t = trump_table(rules, suit)
+    held = [float(hand >> card & 1) for card in (t.ace, t.two, t.jack, t.order[1], t.order[2])]
+    trumps = (hand & t.trump_mask).bit_count()
+    tens = sum(1 for c in cards_of(hand & ~t.trump_mask) if c < 52 and c % 13 == 8)
+    return [*held, float(trumps), float(tens), estimate, 1.0]
+
+
 def moon_chance(hand: int, rules: Rules, suit: int, estimate: float) -> float:
     """Chance that a moon on ``hand`` (before the kitty) takes every point in play.
 
     ``suit`` and ``estimate``: the rule bot's best trump for the hand and its estimate of the points.
     """
-    t = trump_table(rules, suit)
-    held = [hand >> card & 1 for card in (t.ace, t.two, t.jack, t.order[1], t.order[2])]
-    trumps = (hand & t.trump_mask).bit_count()
-    tens = sum(1 for c in cards_of(hand & ~t.trump_mask) if c < 52 and c % 13 == 8)
-    features = (*held, trumps, tens, estimate, 1.0)
+    features = moon_features(hand, rules, suit, estimate)
     return _logistic(sum(w * x for w, x in zip(MOON_WEIGHTS, features)))
+
+
+def odds_features(mine: Any, theirs: Any, target: int) -> np.ndarray:
+    """What ``match_odds`` weighs, in ``ODDS_WEIGHTS`` order, for scores (numbers or arrays of them)."""
+    need_mine = np.maximum(target - np.clip(mine, *SCORE_CLIP), 1.0)
+    need_theirs = np.maximum(target - np.clip(theirs, *SCORE_CLIP), 1.0)
+    d = np.sqrt(need_mine) - np.sqrt(need_theirs)
+    return np.stack([d, (need_mine - need_theirs) / 10, d * (need_mine + need_theirs) / 20], axis=-1)
 
 
 def match_odds(mine: float, theirs: float, target: int) -> float:
     """Chance that my side wins the match from scores ``mine`` and ``theirs`` (0.5 when level)."""
-    need_mine, need_theirs = max(target - mine, 1.0), max(target - theirs, 1.0)
-    d = math.sqrt(need_mine) - math.sqrt(need_theirs)
-    w = ODDS_WEIGHTS
-    return _logistic(w[0] * d + w[1] * (need_mine - need_theirs) / 10 + w[2] * d * (need_mine + need_theirs) / 20)
+    return _logistic(float(odds_features(mine, theirs, target) @ np.array(ODDS_WEIGHTS)))
 
 
 def moon_wins_more(hand: int, rules: Rules, suit: int, estimate: float, mine: int, theirs: int) -> bool:

@@ -325,7 +325,7 @@ def test_search_bids_as_the_rule_bot_where_rollout_bidding_lost() -> None:
     for seed in range(15):
         game = Game(rules, seed=seed, single_hand=True)
         search = SearchAgent(rules, seed=seed, bid_samples=2)
-        rule = RuleAgent(rules, seed, bid_margin=RULE_BID_MARGINS["minnesota"])
+        rule = RuleAgent(rules, seed, bid_margin=RULE_BID_MARGINS["minnesota"], match_moon=True)
         while game.phase in (BID, TRUMP):
             view = player_view(game, game.current_player)
             action = rule.act(view)
