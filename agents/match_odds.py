@@ -14,7 +14,7 @@ from far ahead almost none is. The bot compares two fitted chances:
   the hand's estimate leads to (a linear fit of each side's points on the rule
   estimate, over the same deals).
 
-It moons when the first beats the second by ``MOON_EDGE``. ``scripts/fit_moon_odds.py``
+It moons when the first beats the second by ``MOON_EDGE``. ``python -m training.fit_moon_odds``
 regenerates the data and prints the coefficients below.
 """
 
@@ -32,8 +32,9 @@ from smear_env.trump import trump_table
 #: presets (by ``Rules.name``) the fits below were made on: the moon call is theirs only
 MATCH_MOON_PRESETS = frozenset({"minnesota"})
 
-#: how much more often the moon must win than playing on: against the rule bot over 4,000 games
-#: (seed 1) an edge of 0 won 0.564 of matches, 0.1 won 0.578 (0.586 on seed 2), 0.2 0.577, 0.3 0.549
+#: how much more often the moon must win than playing on: against the rule bot over 4,000 games (seed 1) an
+#: edge of 0 won 0.564 of matches, 0.1 0.578, 0.2 0.577, 0.3 0.549 (a build that rounded the projected scores;
+#: this one with 0.1: 0.579 on seed 1, 0.590 on seed 2)
 MOON_EDGE = 0.1
 
 #: logistic weights of moon_chance: Ace, 2, Jack, King, Queen of trump held, trump count,
@@ -41,7 +42,8 @@ MOON_EDGE = 0.1
 MOON_WEIGHTS = (0.642, 0.532, 0.391, 0.164, 0.110, 0.170, -0.125, 0.213, -2.418)
 
 #: logistic weights of match_odds on d = sqrt(my need) - sqrt(their need), on (my need - their need) / 10,
-#: and on d * (my need + their need) / 20, where a side's need is the target less its score (at least 1)
+#: and on d * (my need + their need) / 20, where a side's need is the target less its score (at least 1);
+#: the refit's Newton optimum is (-1.551, 1.179, -0.174), the same log loss to nine decimals
 ODDS_WEIGHTS = (-1.552, 1.183, -0.175)
 
 #: scores are clipped to this range before the match odds: the fit saw few beyond it

@@ -26,7 +26,7 @@ enough to win. Discards and partner calls are the rule-based bot's.
 
 On the presets in ``RULE_BIDDING_PRESETS``, where rollout bidding did no better
 than the rule bot's hand estimate, search bids and names trump as the rule bot
-does (a little bolder: ``RULE_BID_MARGINS``) and searches only its card play;
+does (a little bolder: ``RULE_BID_MARGINS``) and searches only its card play.
 On minnesota it also calls the moon by the match score (``match_moon``, see
 ``agents.match_odds``): a made moon wins the match and a failed one loses it.
 ``bid_by``, ``bid_margin`` and ``match_moon`` override those choices.
