@@ -22,10 +22,11 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+from collections.abc import Callable
 
 import numpy as np
 
-from agents.match_odds import MATCH_MOON_PRESETS, moon_features, odds_features
+from agents.match_odds import moon_features, odds_features
 from agents.rule_bot import RuleAgent, best_trump
 from smear_env import actions as A
 from smear_env.game import OVER, Game
@@ -101,7 +102,8 @@ def _split(rows: int) -> tuple[slice, slice]:
     return slice(0, cut), slice(cut, rows)
 
 
-def _parallel(job, count: int, workers: int, chunk: int) -> list:
+def _parallel(job: Callable[[range], list], count: int, workers: int, chunk: int) -> list:
+    """``job`` over chunks of ``range(count)``, rows in order (spawned workers, like the harness)."""
     parts = [range(start, min(start + chunk, count)) for start in range(0, count, chunk)]
     if workers <= 1:
         return [row for part in parts for row in job(part)]
@@ -118,7 +120,7 @@ def fit(deals: int, matches: int, workers: int) -> dict[str, object]:
     train, test = _split(len(made))
     moon = fit_logistic(x[train], made[train])
     constant = math.log(made[train].mean() / (1 - made[train].mean()))
-    estimate = np.c_[np.ones(len(made)), x[:, 7]]
+    estimate = np.c_[np.ones(len(made)), x[:, 7]]  # column 7: the rule estimate
     bidder = np.linalg.lstsq(estimate, np.array([p for _, p, _ in forced]), rcond=None)[0]
     defender = np.linalg.lstsq(estimate, np.array([o for _, _, o in forced]), rcond=None)[0]
 
@@ -148,7 +150,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.deals < 10 or args.matches < 2:
         parser.error("--deals must be at least 10 and --matches at least 2: the fits need both outcomes")
-    assert PRESET in MATCH_MOON_PRESETS
     workers = args.workers or multiprocessing.cpu_count()
     for name, value in fit(args.deals, args.matches, workers).items():
         shown = tuple(round(float(v), 3) for v in np.atleast_1d(value)) if name.isupper() else value
