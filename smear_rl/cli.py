@@ -1,0 +1,55 @@
+"""The ``smear-rl`` command: one entry point whose subcommands live in the modules that own them.
+
+Each subcommand is a module with a ``main(argv)`` function, imported only when
+asked for, so ``smear-rl serve`` works without torch and ``smear-rl train``
+without the service's packages. A missing optional dependency is reported with
+the extra that brings it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+
+#: subcommand -> (module holding ``main(argv)``, extra that installs what it needs or "", one-line help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
+    "evaluate": ("training.evaluate", "", "pit agents against each other in duplicate matches with honest statistics"),
+    "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
+}
+
+
+def _usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: smear-rl <command> [options]   (smear-rl <command> --help for its options)", "", "commands:"]
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def _entry(command: str) -> Callable[[list[str]], object]:
+    module_name, extra, _ = COMMANDS[command]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and not err.name.startswith(("smear_env", "smear_rl", "agents", "training")) and extra:
+            sys.exit(f"error: 'smear-rl {command}' needs {err.name}: pip install \"smear-rl[{extra}]\"")
+        raise
+    return module.main
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run ``smear-rl <command> ...``; unknown commands exit with code 2 and the list of commands."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return
+    command, rest = args[0], args[1:]
+    if command not in COMMANDS:
+        print(f"error: unknown command {command!r}\n\n{_usage()}", file=sys.stderr)
+        sys.exit(2)
+    _entry(command)(rest)
+
+
+if __name__ == "__main__":
+    main()
