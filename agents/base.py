@@ -13,13 +13,26 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A move and, where the bot has one, its preference over the legal moves.
+
+    Front ends show the preference (a hint, a service's answer); it is not needed to play.
+    """
+
+    action: int  # the legal action id chosen
+    scores: dict[int, float] | None = None  # legal action id -> the bot's score for it; None: no preference
+    kind: Literal["probability", "value"] | None = None  # probability: policy mass; value: mean points for my side
+
+
 class Agent(ABC):
-    """Base class: override :meth:`act`; :meth:`reset` re-seeds between games."""
+    """Base class: override :meth:`act` (and :meth:`decide` where a bot can say why); :meth:`reset` re-seeds."""
 
     name = "agent"
 
@@ -33,6 +46,14 @@ class Agent(ABC):
     @abstractmethod
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         """A legal action id for the player whose ``view`` this is."""
+
+    def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
+        """The move :meth:`act` would make, with the bot's preference over the legal moves where it has one.
+
+        Makes exactly the move :meth:`act` makes from the same state and RNG (bots that
+        override this keep that true), so a front end may call either.
+        """
+        return Decision(self.act(view, observation))
 
     @staticmethod
     def legal_actions(view: dict[str, Any]) -> list[int]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, Decision
 
 
 class RandomAgent(Agent):
@@ -16,3 +16,7 @@ class RandomAgent(Agent):
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         return self.rng.choice(self.legal_actions(view))
+
+    def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
+        legal = self.legal_actions(view)
+        return Decision(self.rng.choice(legal), dict.fromkeys(legal, 1.0 / len(legal)), "probability")

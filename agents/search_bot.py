@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from agents.base import Decision
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
 from agents.match_odds import MATCH_MOON_PRESETS
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
@@ -133,9 +134,25 @@ class SearchAgent(RuleAgent):
             lead = _highest_of_suit(k, self._plan[1])
             if lead is not None:
                 return A.PLAY_BASE + lead
-        if k.phase == "play" and k.trump >= 0 and len(k.legal) > 1:
+        if self._searches_play(k):
             return A.PLAY_BASE + self._search_play(k)
         return super().act(view, observation)
+
+    def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
+        """As :meth:`act`; where card play is searched, each legal card's mean value (points, my side minus theirs)."""
+        self.legal_actions(view)
+        k = knowledge_from_view(view, self.rules)
+        if self._searches_play(k):
+            values = self.play_values(k)  # the same draws act() makes, so the same card
+            if values is None:
+                return Decision(A.PLAY_BASE + choose_play(k))
+            scores = {A.PLAY_BASE + c: v for c, v in values.items()}
+            return Decision(A.PLAY_BASE + best_card(values, k), scores, "value")
+        return Decision(self.act(view, observation))
+
+    @staticmethod
+    def _searches_play(k: Knowledge) -> bool:
+        return k.phase == "play" and k.trump >= 0 and len(k.legal) > 1
 
     # ------------------------------------------------------------------ bidding and trump
     def _search_bid(self, k: Knowledge) -> int:

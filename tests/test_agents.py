@@ -351,3 +351,28 @@ def test_search_bid_by_rollouts_overrides_the_preset_default() -> None:
 def test_search_unknown_bidding_method_fails_clearly() -> None:
     with pytest.raises(ValueError, match="bid_by 'guess' is not a bidding method: expected one of"):
         SearchAgent("ten_point", seed=0, bid_by="guess")
+
+
+@pytest.mark.parametrize("name", ["random", "rule", "search:samples=8,time_budget=30"])
+def test_decide_makes_the_move_act_makes_from_the_same_seed(name: str) -> None:
+    """A front end may call decide() for a hint: same seed, same state, same move as act().
+
+    Search runs with a time budget that never binds, so its sample count, not the clock, ends each decision.
+    """
+    env = smear_env.raw_env(preset="ten_point")
+    env.reset(seed=5)
+    by_act = make_agent(name, "ten_point", seed=3)
+    by_decide = make_agent(name, "ten_point", seed=3)
+    scored = 0
+    for agent in env.agent_iter(max_iter=60):
+        if env.terminations[agent]:
+            break
+        view = env.view(agent)
+        decision = by_decide.decide(view)
+        assert decision.action == by_act.act(view)
+        if decision.scores is not None:
+            scored += 1
+            assert set(decision.scores) == set(view["legal_actions"])
+            assert decision.kind in ("probability", "value")
+        env.step(decision.action)
+    assert name == "rule" or scored > 0
