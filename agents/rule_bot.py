@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards
+from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards, require_legal
 from agents.match_odds import MATCH_MOON_PRESETS, moon_wins_more
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
@@ -53,7 +53,12 @@ class RuleAgent(Agent):
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)
-        k = knowledge_from_view(view, self.rules)
+        return self.act_on(knowledge_from_view(view, self.rules))
+
+    def act_on(self, k: Knowledge) -> int:
+        """The move :meth:`act` makes, from what the player knows: code holding the engine's game
+        skips the view with ``act_on(knowledge_from_game(game, seat, rules))``."""
+        require_legal(k)
         if k.phase == "bid":
             return self._bid(k)
         if k.phase == "trump":
@@ -83,7 +88,7 @@ class RuleAgent(Agent):
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced to bid: the minimum
 
     def _moon_wins_match(self, k: Knowledge) -> bool:
-        scores, team = k.view["scores"], self.rules.team_of(k.seat)
+        scores, team = k.scores, self.rules.team_of(k.seat)
         theirs = max(score for other, score in enumerate(scores) if other != team)
         suit, estimate = best_trump(k.hand, self.rules, bidder=True)
         return moon_wins_more(k.hand, self.rules, suit, estimate, scores[team], theirs)

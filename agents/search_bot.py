@@ -44,13 +44,12 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.base import Decision
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
+from agents.knowledge import Knowledge, card_value, knowledge_from_game, knowledge_from_view, point_cards, require_legal
 from agents.match_odds import MATCH_MOON_PRESETS
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
-from smear_env.cards import cards_of, mask_of, parse_card
+from smear_env.cards import cards_of, mask_of
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
-from smear_env.observation import player_view
 from smear_env.rules import Rules
 from smear_env.trump import TrumpTable, trick_winner
 
@@ -121,9 +120,8 @@ class SearchAgent(RuleAgent):
         self._rollout_bot.reset(seed)
         self._plan = None
 
-    def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
-        self.legal_actions(view)
-        k = knowledge_from_view(view, self.rules)
+    def act_on(self, k: Knowledge) -> int:
+        require_legal(k)
         if k.phase == "bid":
             self._plan = None  # a plan lives from this hand's bid to its first lead only
             if A.MISDEAL not in k.legal and self.bid_by == "rollouts":
@@ -136,7 +134,7 @@ class SearchAgent(RuleAgent):
                 return A.PLAY_BASE + lead
         if self._searches_play(k):
             return A.PLAY_BASE + self._search_play(k)
-        return super().act(view, observation)
+        return super().act_on(k)
 
     def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
         """As :meth:`act`; where card play is searched, each legal card's mean value (points, my side minus theirs)."""
@@ -148,7 +146,7 @@ class SearchAgent(RuleAgent):
                 return Decision(A.PLAY_BASE + choose_play(k))
             scores = {A.PLAY_BASE + c: v for c, v in values.items()}
             return Decision(A.PLAY_BASE + best_card(values, k), scores, "value")
-        return Decision(self.act(view, observation))
+        return Decision(self.act_on(k))
 
     @staticmethod
     def _searches_play(k: Knowledge) -> bool:
@@ -295,7 +293,7 @@ def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) 
                 return None
             game.apply(A.PLAY_BASE + max(in_suit, key=lambda c: c % 13))
             continue
-        game.apply(bot.act(player_view(game, seat)))
+        game.apply(bot.act_on(knowledge_from_game(game, seat, rules)))
     result = game.hand_results[-1]
     return result.points[result.side_of_seat[k.seat]]
 
@@ -303,7 +301,7 @@ def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) 
 def _hand_sizes(k: Knowledge) -> list[int]:
     r = k.rules
     on_table = {s for s, _ in k.trick}
-    tricks_done = len(k.view["tricks"])
+    tricks_done = len(k.tricks)
     return [r.play_hand_size - tricks_done - (s in on_table) for s in range(k.n)]
 
 
@@ -315,8 +313,8 @@ def undealt_count(k: Knowledge) -> int:
     nobody holds is one of them, and is already seen.
     """
     r = k.rules
-    held = sum(r.hand_size + drawn for drawn in k.view["drawn_counts"])
-    called_out = bool(k.view["called_card"]) and k.partner < 0
+    held = sum(r.hand_size + drawn for drawn in k.drawn_counts)
+    called_out = k.called_card >= 0 and k.partner < 0
     return max(0, len(r.deck) - held - called_out)
 
 
@@ -326,7 +324,7 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
     t = k.table
     fixed = [0] * k.n
     fixed[k.seat] = k.hand
-    called = mask_of([parse_card(k.view["called_card"])]) if k.view["called_card"] else 0
+    called = 1 << k.called_card if k.called_card >= 0 else 0
     if called and k.partner >= 0 and k.partner != k.seat and not k.played[k.partner] & called:
         fixed[k.partner] |= called
     pool = k.unseen & ~called if k.partner >= 0 else k.unseen
@@ -388,10 +386,9 @@ class _Solver:
         self.values = point_cards(self.t, self.r)
         self.card_points = [card_value(c, self.r) for c in range(54)]
         self.won = [0] * self.n
-        for trick in k.view["tricks"]:
-            winner = trick["winner"]
-            self.won[self.sides[winner]] |= mask_of(parse_card(c) for _, c in trick["cards"])
-        self.first_trick = not k.view["tricks"]
+        for _, plays, winner in k.tricks:
+            self.won[self.sides[winner]] |= mask_of(c for _, c in plays)
+        self.first_trick = not k.tricks
         order = self.t.order
         self.low_cards = set(order[-3:]) | {self.t.ace} if order else set()  # High/Low candidates stay distinct
         self._fixed: list[float] = [0.0] * self.n
@@ -447,8 +444,8 @@ class _Solver:
     def _moves(self, hand: int, trick: list, seat: int) -> list[int]:
         t = self.t
         if trick:
-            if self.first_trick and seat == self.k.partner and self.k.view["called_card"]:
-                called = parse_card(self.k.view["called_card"])
+            if self.first_trick and seat == self.k.partner and self.k.called_card >= 0:
+                called = self.k.called_card
                 if hand >> called & 1:
                     return [called]
             led = t.effective_suit[trick[0][1]]

@@ -32,26 +32,54 @@ drawn_counts           N            cards each relative seat took from kitty or 
 tricks_done            1            tricks completed / tricks per hand
 scores                 N            match score of each relative seat's team / target, clipped to [-1, 1]
 hands_progress         1            hands played / hands in the match (fixed-length matches; else 0)
+out_of_play            54           cards I know are out of play this hand: my discards and a called card nobody holds
+voids[k]               4 x N        suits C D H S relative seat k has shown it holds none of (trump's slot: no trump)
+my_side                N            relative seats on my scoring side this hand (my team; a called partner once called)
+need                   N            points relative seat k's team still needs / max hand points, clipped to [0, 1]
+only_bids_win          1            1 when a side can win the match only at the end of a hand it bid and made
 =====================  ===========  ================================================
 
-Total ``75 N + 337`` floats: 637 for 4 players, 712 for 5, 787 for 6.
+Total ``81 N + 392`` floats: 716 for 4 players, 797 for 5, 878 for 6. Layout version 2
+(:data:`OBSERVATION_VERSION`): version 1 was the blocks up to ``hands_progress``
+(``75 N + 337`` floats), unchanged here; the last five blocks are new, so a version 1
+network reads a version 2 vector through zero weights on them
+(``training.checkpoint.upgrade``).
+
+What a play proves (:func:`note_voids`, shared with the bots' :mod:`agents.knowledge`):
+a follower who plays a card of another effective suit than the one led holds none of
+the led suit, except that under ``follow_or_trump`` a trump on a side-suit lead is
+allowed while holding the led suit, so it proves nothing; a third-suit card there
+proves the led suit void and nothing about trumps (a player void in the led suit may
+play any card, trumps kept or not). Where the bidder must lead a trump to the first
+trick if able (``first_lead = "trump"``), a first lead of another suit proves the
+bidder holds no trump; the called partner's forced play of the called card to the
+first trick proves nothing. A void shown stays true for the rest of the hand (no
+card reaches a hand once play has started).
+
+Need: under ``match_end = "target"`` the target less the team's score (0 once
+reached); in fixed-length matches the leading team's score less the team's. One
+unit is the most points a hand can award, so 1 means a whole hand or more away.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from smear_env import actions as A
-from smear_env.cards import NUM_CARDS, SUITS, card_names, format_card, mask_of, parse_card, parse_cards
+from smear_env.cards import NUM_CARDS, SUITS, format_card, mask_of, parse_card, parse_cards
 from smear_env.game import PHASE_NAMES, PLAY, Game
 from smear_env.rules import Rules
+from smear_env.trump import TrumpTable, trump_table
 
-OBSERVATION_VERSION = 1  # bump whenever the layout below changes: checkpoints record it
+#: the layout version checkpoints and exports record; bump it whenever the layout below changes
+OBSERVATION_VERSION = 2
 NUM_CARD_BLOCKS_FIXED = 6  # hand, my_discards, trick, won_mine, won_others, called_card
 BID_SLOTS = 14
+SUIT_SLOTS = 4  # void bits per seat: C D H S (effective suits)
 
 
 def layout(num_players: int) -> list[tuple[str, int, int]]:
@@ -64,6 +92,10 @@ def layout(num_players: int) -> list[tuple[str, int, int]]:
     sizes += [(f"bids[{k}]", BID_SLOTS) for k in range(n)]
     sizes += [("high_bid", 1), ("discard_counts", n), ("drawn_counts", n), ("tricks_done", 1)]
     sizes += [("scores", n), ("hands_progress", 1)]
+    # version 2: appended, so the version 1 blocks keep their places
+    sizes += [("out_of_play", 54)]
+    sizes += [(f"voids[{k}]", SUIT_SLOTS) for k in range(n)]
+    sizes += [("my_side", n), ("need", n), ("only_bids_win", 1)]
     out, start = [], 0
     for name, size in sizes:
         out.append((name, start, size))
@@ -71,10 +103,74 @@ def layout(num_players: int) -> list[tuple[str, int, int]]:
     return out
 
 
-def observation_size(num_players: int) -> int:
-    return 75 * num_players + 337
+def observation_size(num_players: int, version: int = OBSERVATION_VERSION) -> int:
+    """Floats in the vector for ``num_players`` (of layout ``version``: 1 or the current 2)."""
+    if version == 1:
+        return 75 * num_players + 337
+    if version != OBSERVATION_VERSION:
+        raise ValueError(f"observation layout version {version!r} is unknown: expected 1 or {OBSERVATION_VERSION}")
+    return 81 * num_players + 392
 
 
+# ---------------------------------------------------------------------- what a player may infer
+def note_voids(
+    voids: int, plays: Sequence[tuple[int, int]], table: TrumpTable, rules: Rules, first_trick: bool,
+    called_card: int, start: int = 0,
+) -> int:  # fmt: skip
+    """``voids`` with what ``plays[start:]`` of one trick prove (bit ``4 * seat + suit``: seat holds none of suit).
+
+    The reasoning is the module docstring's "What a play proves": the follow rule
+    of ``rules`` decides which plays were a choice and which were forced.
+    """
+    if not plays or table.trump < 0:
+        return voids
+    effective, trump = table.effective_suit, table.trump
+    led = effective[plays[0][1]]
+    if start == 0 and first_trick and rules.first_lead == "trump" and led != trump:
+        voids |= 1 << (SUIT_SLOTS * plays[0][0] + trump)  # the bidder had to lead a trump if it held one
+    trump_is_free = rules.follow == "follow_or_trump" and led != trump  # trumping in while holding the led suit
+    for seat, card in plays[max(start, 1) :]:
+        suit = effective[card]
+        if suit == led or (trump_is_free and suit == trump) or (first_trick and card == called_card):
+            continue  # followed, trumped in, or the called partner's forced card
+        voids |= 1 << (SUIT_SLOTS * seat + led)
+    return voids
+
+
+def shown_voids(
+    tricks: Sequence[tuple[int, Sequence[tuple[int, int]], int]], trick: Sequence[tuple[int, int]],
+    table: TrumpTable, rules: Rules, called_card: int,
+) -> int:  # fmt: skip
+    """Every void shown so far this hand (:func:`note_voids` over the finished tricks and the one on the table)."""
+    voids = 0
+    for index, (_, plays, _) in enumerate(tricks):
+        voids = note_voids(voids, plays, table, rules, index == 0, called_card)
+    return note_voids(voids, trick, table, rules, not tricks, called_card)
+
+
+def only_bids_win(rules: Rules) -> bool:
+    """Whether a side can win the match only at the end of a hand it bid and made (so a side past the
+    target still needs a made bid, and a side that can go out only by bidding can be blocked)."""
+    return rules.win_requires_made_bid
+
+
+def points_needed(rules: Rules, scores: Sequence[int]) -> list[int]:
+    """Per team, the points it still needs: to the target (0 once reached), or in fixed-length matches
+    to the leading team's score."""
+    if rules.match_end == "hands":
+        top = max(scores)
+        return [top - score for score in scores]
+    return [max(0, rules.target_score - score) for score in scores]
+
+
+def _out_of_play(game: Game, seat: int) -> int:
+    """Cards ``seat`` knows are out of play: its discards (a kitty or stock it took and put back among
+    them), and a called card that nobody holds."""
+    called = game.called_card
+    return game.discarded[seat] | (1 << called if called >= 0 and game.partner < 0 else 0)
+
+
+# ---------------------------------------------------------------------- the vector
 class Observer:
     """Builds observation vectors and action masks for one number of players."""
 
@@ -91,24 +187,50 @@ class Observer:
         self._bids, self._high_bid = off["bids[0]"], off["high_bid"]
         self._discards, self._drawn, self._tricks = off["discard_counts"], off["drawn_counts"], off["tricks_done"]
         self._scores, self._progress = off["scores"], off["hands_progress"]
+        self._need, self._only_bids = off["need"], off["only_bids_win"]
+        # blocks written bit by bit from a mask, after the card blocks: out_of_play, voids, my_side
+        self._bit_block_starts = [off["out_of_play"], off["voids[0]"], off["my_side"]]
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._in_seat_order = [itemgetter(*rel) for rel in self._rel]  # per-seat lists -> relative order
         self._bid_slot = [self._bids + BID_SLOTS * k for k in range(n)]
+        self._all_voids = (1 << SUIT_SLOTS * n) - 1
+        self._all_seats = (1 << n) - 1
 
     def _card_masks(self, game: Game, seat: int) -> list[int]:
-        """The card blocks of ``seat``'s vector, as bit masks in layout order."""
+        """The card blocks of ``seat``'s vector, then its bit blocks (out_of_play, voids, my_side), as bit masks."""
         trick = 0
         for _, card in game.trick:
             trick |= 1 << card
         won_mine, won_others = self._won_masks(game, seat) if game.tricks else (0, 0)
         called = 1 << game.called_card if game.called_card >= 0 else 0
+        voids = self._voids(game)
+        if voids:
+            shift = SUIT_SLOTS * seat  # absolute seat order -> relative: rotate by my seat
+            voids = (voids >> shift | voids << (SUIT_SLOTS * self.n - shift)) & self._all_voids
         return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), trick,
-                won_mine, won_others, called]  # fmt: skip
+                won_mine, won_others, called, _out_of_play(game, seat), voids, self._my_side(game, seat)]  # fmt: skip
+
+    def _voids(self, game: Game) -> int:
+        """Voids shown so far (absolute seats)."""
+        return shown_voids(game.tricks, game.trick, game.table, game.rules, game.called_card)
+
+    def _my_side(self, game: Game, seat: int) -> int:
+        """Relative seats on ``seat``'s scoring side, as a bit mask."""
+        sides = game.sides
+        side = sides[seat]
+        return sum(1 << k for k, s in enumerate(self._rel[seat]) if sides[s] == side)
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
         out = np.zeros(self.size, dtype=np.float32)
-        out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
+        masks = self._card_masks(game, seat)
+        cards = len(masks) - len(self._bit_block_starts)
+        out[: self.scalar_start] = self._unpack_cards(masks[:cards])
+        for base, mask in zip(self._bit_block_starts, masks[cards:]):
+            while mask:
+                low = mask & -mask
+                out[base + low.bit_length() - 1] = 1.0
+                mask ^= low
         for i, v in zip(*self._scalars(game, seat), strict=True):
             out[i] = v
         return out
@@ -165,20 +287,30 @@ class Observer:
     def _slow_scalars(self, game: Game, seat: int) -> tuple[list[int], list[float]]:
         """Scalars that change only with a bid, a discard, a draw or a new hand."""
         r = game.rules
-        target = r.target_score if r.match_end == "target" else 4 * r.num_hands
-        team_scores = [max(-1.0, min(1.0, v / target)) for v in game.scores]
         bids, discards, drawn, teams = game.bids, game.discard_counts, game.drawn_counts, game.teams
+        team_scores, team_needs = _match_scalars(r, game.scores)
         index = [self._dealer + (game.dealer - seat) % self.n]
         values = [1.0]
         for k, s in enumerate(self._rel[seat]):
             bid = bids[s]
             index.extend((self._bid_slot[k] + (0 if bid is None else bid + 1), self._discards + k, self._drawn + k,
-                          self._scores + k))  # fmt: skip
-            values.extend((1.0, discards[s] / 24.0, drawn[s] / 24.0, team_scores[teams[s]]))
+                          self._scores + k, self._need + k))  # fmt: skip
+            values.extend((1.0, discards[s] / 24.0, drawn[s] / 24.0, team_scores[teams[s]], team_needs[teams[s]]))
         if r.match_end == "hands":
             index.append(self._progress)
             values.append(game.hands_played / r.num_hands)
+        if only_bids_win(r):
+            index.append(self._only_bids)
+            values.append(1.0)
         return index, values
+
+
+def _match_scalars(rules: Rules, scores: Sequence[int]) -> tuple[list[float], list[float]]:
+    """Per team: its score / the target (clipped to [-1, 1]) and the points it needs / max hand points (to [0, 1])."""
+    target = rules.target_score if rules.match_end == "target" else 4 * rules.num_hands
+    unit = rules.max_hand_points
+    return ([max(-1.0, min(1.0, v / target)) for v in scores],
+            [min(1.0, need / unit) for need in points_needed(rules, scores)])  # fmt: skip
 
 
 class IncrementalObserver(Observer):
@@ -186,20 +318,23 @@ class IncrementalObserver(Observer):
 
     Built for the env's step loop, where the observation is most of the cost and
     every numpy call costs about a microsecond. Between two observations of a
-    seat only a few cards move and a few scalars change: the card blocks are
-    compared as bit masks with the seat's last ones and only the bits that
-    differ are written, and the scalars are compared as two small tuples (the
-    fast ones moving every trick, the slow ones only with a bid, a discard, a
-    draw or a new hand). Gives exactly :meth:`Observer.vector` (the tests check
-    it step by step); call :meth:`forget` when a new game starts.
+    seat only a few cards move and a few scalars change: the card blocks and the
+    bit blocks (out of play, voids, my side) are compared as bit masks with the
+    seat's last ones and only the bits that differ are written, and the scalars
+    are compared as two small tuples (the fast ones moving every trick, the slow
+    ones only with a bid, a discard, a draw or a new hand). Voids are public, so
+    they are kept once for every seat and extended play by play. Gives exactly
+    :meth:`Observer.vector` (the tests check it step by step); call
+    :meth:`forget` when a new game starts.
     """
 
     def __init__(self, num_players: int) -> None:
         super().__init__(num_players)
         # one-hot slots of the fast key, in its order: phase, trump, bidder, partner, leader
         self._one_hot = (self._phase, self._trump, self._bidder, self._partner, self._leader)
-        self._block_starts = [k * NUM_CARDS for k in range(num_players + NUM_CARD_BLOCKS_FIXED)]
-        self._no_cards = [0] * len(self._block_starts)
+        num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
+        self._block_starts = [k * NUM_CARDS for k in range(num_card_blocks)] + self._bit_block_starts
+        self._num_card_blocks = num_card_blocks
         n = num_players
         # each seat's last vector and the state it was built from: the vector is a function of these
         # three, so a new game is diffed against the last one like any other move
@@ -225,6 +360,33 @@ class IncrementalObserver(Observer):
         # move when the hand is scored
         self._settled: list[int] = [-1] * n  # the deal whose play phase last saw the slow key
         self._deal_of: list[int] = [-1] * n  # the deal of each seat's last vector
+        # voids shown in this deal's finished tricks, and how far into the trick on the table they were read
+        self._void_deal, self._void_tricks, self._void_plays, self._void_mask = -1, 0, 0, 0
+        self._sides: dict[tuple[int, int], list[int]] = {}  # (partner, bidder) -> each seat's my_side mask
+
+    def _voids(self, game: Game) -> int:
+        """As :meth:`Observer._voids`, reading only the plays made since the last call."""
+        tricks, trick, deal = game.tricks, game.trick, len(game.deals)
+        if deal != self._void_deal:
+            self._void_deal, self._void_tricks, self._void_plays, self._void_mask = deal, 0, 0, 0
+        done, plays, voids = self._void_tricks, self._void_plays, self._void_mask
+        if done == len(tricks) and plays == len(trick):
+            return voids
+        table, rules, called = game.table, game.rules, game.called_card
+        while done < len(tricks):  # tricks finished since the last look (the first one perhaps read in part)
+            voids = note_voids(voids, tricks[done][1], table, rules, done == 0, called, plays)
+            done, plays = done + 1, 0
+        voids = note_voids(voids, trick, table, rules, done == 0, called, plays)
+        self._void_tricks, self._void_plays, self._void_mask = done, len(trick), voids
+        return voids
+
+    def _my_side(self, game: Game, seat: int) -> int:
+        partner = game.partner
+        key = (partner, game.bidder if partner >= 0 else -1)
+        masks = self._sides.get(key)
+        if masks is None:
+            masks = self._sides[key] = [Observer._my_side(self, game, s) for s in range(self.n)]
+        return masks[seat]
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         buf = self._buffers[seat]
@@ -237,11 +399,11 @@ class IncrementalObserver(Observer):
             self._slow[seat] = self._slow_key(game)
         else:
             view = self._views[seat]
-            if deal == self._deal_of[seat]:
-                self._update_cards(view, self._masks[seat], masks)
-            else:  # a new deal: clear every card block at once, then set the few cards held so far
+            old = self._masks[seat]
+            if deal != self._deal_of[seat]:  # a new deal: clear every card block at once, then set the few cards held
                 buf[: self.scalar_start] = 0.0
-                self._update_cards(view, self._no_cards, masks)
+                old = [0] * self._num_card_blocks + old[self._num_card_blocks :]
+            self._update_cards(view, old, masks)
             self._update_fast(view, game, seat)
             if game.phase != PLAY or self._settled[seat] != deal:  # nothing slow moves during card play
                 self._update_slow(view, game, seat, deal)
@@ -305,12 +467,14 @@ class IncrementalObserver(Observer):
                     buf[start + k] = counts[s] / 24.0
         if key[4:] != old[4:]:
             r = game.rules
-            target = r.target_score if r.match_end == "target" else 4 * r.num_hands
             teams = game.teams
+            team_scores, team_needs = _match_scalars(r, game.scores)
             for k, s in enumerate(rel):
-                buf[self._scores + k] = max(-1.0, min(1.0, game.scores[teams[s]] / target))
+                buf[self._scores + k] = team_scores[teams[s]]
+                buf[self._need + k] = team_needs[teams[s]]
             if r.match_end == "hands":
                 buf[self._progress] = game.hands_played / r.num_hands
+            buf[self._only_bids] = 1.0 if only_bids_win(r) else 0.0
         self._slow[seat] = key
 
 
@@ -342,13 +506,45 @@ def action_mask(legal: int) -> np.ndarray:
     return mask.copy()
 
 
+# ---------------------------------------------------------------------- the plain-dict view
+_CARD_NAMES = tuple(format_card(c) for c in range(NUM_CARDS))  # card id -> name, looked up instead of formatted
+_CARD_IDS = {name: card for card, name in enumerate(_CARD_NAMES)}  # the names views hold -> card id
+
+
+def _names(mask: int) -> list[str]:
+    """Names of the cards in a bit mask, ascending by id (``smear_env.cards.card_names``, by table look-up)."""
+    names = []
+    while mask:
+        low = mask & -mask
+        names.append(_CARD_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return names
+
+
+def card_id_of(name: str) -> int:
+    """Card id of a name as views write it (``TH``, ``JK2``), falling back to :func:`parse_card` for others."""
+    card = _CARD_IDS.get(name)
+    return parse_card(name) if card is None else card
+
+
+def mask_of_names(names: Sequence[str]) -> int:
+    """Bit mask of the cards a view lists: by table look-up, or :func:`parse_cards` for other spellings."""
+    mask = 0
+    for name in names:
+        card = _CARD_IDS.get(name)
+        if card is None or mask >> card & 1:  # another spelling, or a repeat ("JK JK" names both jokers)
+            return mask_of(parse_cards(names))
+        mask |= 1 << card
+    return mask
+
+
 def player_view(game: Game, seat: int) -> dict[str, Any]:
     """A structured, human-readable view of what ``seat`` may know (seats absolute).
 
     Holds the same information as the vector, for rule-based bots and front ends.
     """
     r = game.rules
-
+    names = _CARD_NAMES
     legal = game.legal_actions() if game.current_player == seat else []
     return {
         "seat": seat,
@@ -358,23 +554,23 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "phase": PHASE_NAMES[game.phase],
         "dealer": game.dealer,
         "current_player": game.current_player,
-        "hand": card_names(game.hands[seat]),
-        "my_discards": card_names(game.discarded[seat]),
+        "hand": _names(game.hands[seat]),
+        "my_discards": _names(game.discarded[seat]),
         "bids": ["" if b is None else "pass" if b == 0 else "moon" if b == A.MOON_BID else str(b) for b in game.bids],
         "high_bid": game.high_bid,
         "bidder": game.bidder,
         "trump": SUITS[game.trump] if game.trump >= 0 else None,
-        "called_card": format_card(game.called_card) if game.called_card >= 0 else None,
+        "called_card": names[game.called_card] if game.called_card >= 0 else None,
         "partner": game.partner,
         "discard_counts": list(game.discard_counts),
         "drawn_counts": list(game.drawn_counts),
-        "trick": [(s, format_card(c)) for s, c in game.trick],
+        "trick": [(s, names[c]) for s, c in game.trick],
         "leader": game.leader,
         "tricks": [
-            {"leader": leader, "cards": [(s, format_card(c)) for s, c in plays], "winner": winner}
+            {"leader": leader, "cards": [(s, names[c]) for s, c in plays], "winner": winner}
             for leader, plays, winner in game.tricks
         ],
-        "played": [card_names(m) for m in game.played],
+        "played": [_names(m) for m in game.played],
         "scores": list(game.scores),
         "hands_played": game.hands_played,
         "legal_actions": legal,
@@ -390,31 +586,32 @@ class _ViewState:
         self.rules, self.num_players = rules, n
         self.teams = [rules.team_of(s) for s in range(n)]
         self.hands = [0] * n
-        self.hands[seat] = mask_of(parse_cards(view["hand"]))
+        self.hands[seat] = mask_of_names(view["hand"])
         self.discarded = [0] * n
-        self.discarded[seat] = mask_of(parse_cards(view["my_discards"]))
-        self.played = [mask_of(parse_cards(cards)) for cards in view["played"]]
-        self.trick = [(s, parse_card(c)) for s, c in view["trick"]]
+        self.discarded[seat] = mask_of_names(view["my_discards"])
+        self.played = [mask_of_names(cards) for cards in view["played"]]
+        self.trick = [(s, card_id_of(c)) for s, c in view["trick"]]
+        self.tricks = [(t["leader"], [(s, card_id_of(c)) for s, c in t["cards"]], t["winner"]) for t in view["tricks"]]
         self.won = [0] * n
-        for trick in view["tricks"]:
-            self.won[trick["winner"]] |= mask_of(parse_card(c) for _, c in trick["cards"])
-        self.tricks = view["tricks"]
+        for _, plays, winner in self.tricks:
+            self.won[winner] |= mask_of(c for _, c in plays)
         self.bidder, self.partner = view["bidder"], view["partner"]
         self.leader, self.dealer = view["leader"], view["dealer"]
         self.sides = list(self.teams)
         if self.partner >= 0:
             self.sides[self.partner] = self.sides[self.bidder]
-        self.called_card = parse_card(view["called_card"]) if view["called_card"] else -1
+        self.called_card = card_id_of(view["called_card"]) if view["called_card"] else -1
         self.phase = PHASE_NAMES.index(view["phase"])
         self.trump = SUITS.index(view["trump"]) if view["trump"] else -1
+        self.table = trump_table(rules, self.trump)
         self.high_bid = view["high_bid"]
-        self.bids = [_bid_value(b) for b in view["bids"]]
+        self.bids = [bid_value(b) for b in view["bids"]]
         self.discard_counts, self.drawn_counts = view["discard_counts"], view["drawn_counts"]
         self.scores, self.hands_played = view["scores"], view["hands_played"]
 
 
-def _bid_value(label: str) -> int | None:
-    """A bid as the engine stores it, from its label in a view."""
+def bid_value(label: str) -> int | None:
+    """A bid as the engine stores it (None not yet, 0 pass, N, ``MOON_BID``), from its label in a view."""
     return {"": None, "pass": 0, "moon": A.MOON_BID}.get(label) if not label.isdigit() else int(label)
 
 
