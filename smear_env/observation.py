@@ -163,13 +163,6 @@ def points_needed(rules: Rules, scores: Sequence[int]) -> list[int]:
     return [max(0, rules.target_score - score) for score in scores]
 
 
-def _out_of_play(game: Game, seat: int) -> int:
-    """Cards ``seat`` knows are out of play: its discards (a kitty or stock it took and put back among
-    them), and a called card that nobody holds."""
-    called = game.called_card
-    return game.discarded[seat] | (1 << called if called >= 0 and game.partner < 0 else 0)
-
-
 # ---------------------------------------------------------------------- the vector
 class Observer:
     """Builds observation vectors and action masks for one number of players."""
@@ -188,27 +181,38 @@ class Observer:
         self._discards, self._drawn, self._tricks = off["discard_counts"], off["drawn_counts"], off["tricks_done"]
         self._scores, self._progress = off["scores"], off["hands_progress"]
         self._need, self._only_bids = off["need"], off["only_bids_win"]
-        # blocks written bit by bit from a mask, after the card blocks: out_of_play, voids, my_side
-        self._bit_block_starts = [off["out_of_play"], off["voids[0]"], off["my_side"]]
+        self._out_of_play_at = off["out_of_play"]  # a card block apart from layout 1's
+        # voids and my_side lie end to end: one bit mask, the tail, written bit by bit from its start
+        self._tail_start, self._side_shift = off["voids[0]"], off["my_side"] - off["voids[0]"]
         self._rel = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._in_seat_order = [itemgetter(*rel) for rel in self._rel]  # per-seat lists -> relative order
         self._bid_slot = [self._bids + BID_SLOTS * k for k in range(n)]
         self._all_voids = (1 << SUIT_SLOTS * n) - 1
-        self._all_seats = (1 << n) - 1
 
     def _card_masks(self, game: Game, seat: int) -> list[int]:
-        """The card blocks of ``seat``'s vector, then its bit blocks (out_of_play, voids, my_side), as bit masks."""
+        """Layout 1's card blocks of ``seat``'s vector, as bit masks in layout order."""
         trick = 0
         for _, card in game.trick:
             trick |= 1 << card
         won_mine, won_others = self._won_masks(game, seat) if game.tricks else (0, 0)
         called = 1 << game.called_card if game.called_card >= 0 else 0
-        voids = self._voids(game)
+        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), trick,
+                won_mine, won_others, called]  # fmt: skip
+
+    @staticmethod
+    def _out_of_play(game: Game, seat: int) -> int:
+        """Cards ``seat`` knows are out of play: its discards (what it took from a kitty or stock and put
+        back is among them), and a called card nobody holds."""
+        called = game.called_card
+        return game.discarded[seat] | (1 << called if called >= 0 and game.partner < 0 else 0)
+
+    def _tail(self, game: Game, seat: int, voids: int) -> int:
+        """The voids and my_side blocks, end to end, as one bit mask (``voids``: absolute, :meth:`_voids`)."""
+        tail = self._my_side(game, seat) << self._side_shift
         if voids:
             shift = SUIT_SLOTS * seat  # absolute seat order -> relative: rotate by my seat
-            voids = (voids >> shift | voids << (SUIT_SLOTS * self.n - shift)) & self._all_voids
-        return [game.hands[seat], game.discarded[seat], *self._in_seat_order[seat](game.played), trick,
-                won_mine, won_others, called, _out_of_play(game, seat), voids, self._my_side(game, seat)]  # fmt: skip
+            tail |= (voids >> shift | voids << (SUIT_SLOTS * self.n - shift)) & self._all_voids
+        return tail
 
     def _voids(self, game: Game) -> int:
         """Voids shown so far (absolute seats)."""
@@ -223,13 +227,12 @@ class Observer:
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
         out = np.zeros(self.size, dtype=np.float32)
-        masks = self._card_masks(game, seat)
-        cards = len(masks) - len(self._bit_block_starts)
-        out[: self.scalar_start] = self._unpack_cards(masks[:cards])
-        for base, mask in zip(self._bit_block_starts, masks[cards:]):
+        out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
+        tail = self._tail(game, seat, self._voids(game))
+        for start, mask in ((self._out_of_play_at, self._out_of_play(game, seat)), (self._tail_start, tail)):
             while mask:
                 low = mask & -mask
-                out[base + low.bit_length() - 1] = 1.0
+                out[start + low.bit_length() - 1] = 1.0
                 mask ^= low
         for i, v in zip(*self._scalars(game, seat), strict=True):
             out[i] = v
@@ -317,32 +320,42 @@ class IncrementalObserver(Observer):
     """An :class:`Observer` that keeps each seat's last vector and rewrites only what changed.
 
     Built for the env's step loop, where the observation is most of the cost and
-    every numpy call costs about a microsecond. Between two observations of a
-    seat only a few cards move and a few scalars change: the card blocks and the
-    bit blocks (out of play, voids, my side) are compared as bit masks with the
-    seat's last ones and only the bits that differ are written, and the scalars
-    are compared as two small tuples (the fast ones moving every trick, the slow
-    ones only with a bid, a discard, a draw or a new hand). Voids are public, so
-    they are kept once for every seat and extended play by play. Gives exactly
+    every numpy call costs about a microsecond. Every 0/1 feature (the card
+    blocks, the one-hot scalars, voids, my side) is bit ``i`` of one Python int
+    for vector position ``i``, so a look is one int built from the engine's
+    masks, XORed with the seat's last one, and only the differing positions
+    written (through a memoryview). The few real-valued scalars are compared as
+    two small tuples: the fast ones (high bid, tricks done) with every move, the
+    slow ones (counts, scores, needs) and the slow bits (dealer, bids) only with
+    a bid, a discard, a draw or a new hand. Voids are public, so they are kept
+    once for every seat and extended play by play. Gives exactly
     :meth:`Observer.vector` (the tests check it step by step); call
     :meth:`forget` when a new game starts.
     """
 
     def __init__(self, num_players: int) -> None:
         super().__init__(num_players)
-        # one-hot slots of the fast key, in its order: phase, trump, bidder, partner, leader
-        self._one_hot = (self._phase, self._trump, self._bidder, self._partner, self._leader)
-        num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
-        self._block_starts = [k * NUM_CARDS for k in range(num_card_blocks)] + self._bit_block_starts
-        self._num_card_blocks = num_card_blocks
         n = num_players
-        # each seat's last vector and the state it was built from: the vector is a function of these
-        # three, so a new game is diffed against the last one like any other move
+        rel = self._rel
+        # where each engine mask goes: bit c of a card block at start s is bit s + c of the int
+        self._played_at = [[(s, NUM_CARDS * (2 + k)) for k, s in enumerate(rel[seat])] for seat in range(n)]
+        self._trick_at, self._won_at = NUM_CARDS * (2 + n), NUM_CARDS * (3 + n)
+        self._others_at, self._called_at = NUM_CARDS * (4 + n), NUM_CARDS * (5 + n)
+        self._cards = (1 << self.scalar_start) - 1  # layout 1's card blocks: cleared at once on a new deal
+        # each seat's last vector and what it was built from: the vector is a function of these, so a
+        # new game is diffed against the last one like any other move
         self._buffers: list[np.ndarray | None] = [None] * n
         self._views: list[memoryview] = [memoryview(b"")] * n  # each buffer's memoryview: its item writes are faster
-        self._masks: list[list[int]] = [[] for _ in range(n)]
-        self._fast: list[tuple[int, ...]] = [()] * n
-        self._slow: list[tuple[Any, ...]] = [()] * n
+        self._bits: list[int] = [0] * n  # the 0/1 features of the last vector
+        self._fast: list[tuple[int, int]] = [(-1, -1)] * n  # high bid, tricks done
+        self._slow: list[tuple[Any, ...]] = [()] * n  # see _slow_key
+        self._slow_bits: list[int] = [0] * n  # dealer, bids and only_bids_win, as of the slow key
+        self._tail_keys: list[tuple[int, ...]] = [()] * n  # voids, partner, bidder ...
+        self._tails: list[int] = [0] * n  # ... and the voids and my_side bits built from them
+        # my_side masks of each seat, kept while the rules stay the same (they decide the teams)
+        self._sides_of: Rules | None = None
+        self._team_sides: list[int] = []  # while no partner is called: the teams
+        self._called_sides: dict[tuple[int, int], list[int]] = {}  # (partner, bidder) -> with the called partner
         self.forget()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -360,82 +373,126 @@ class IncrementalObserver(Observer):
         # move when the hand is scored
         self._settled: list[int] = [-1] * n  # the deal whose play phase last saw the slow key
         self._deal_of: list[int] = [-1] * n  # the deal of each seat's last vector
-        # voids shown in this deal's finished tricks, and how far into the trick on the table they were read
-        self._void_deal, self._void_tricks, self._void_plays, self._void_mask = -1, 0, 0, 0
-        self._sides: dict[tuple[int, int], list[int]] = {}  # (partner, bidder) -> each seat's my_side mask
-
-    def _voids(self, game: Game) -> int:
-        """As :meth:`Observer._voids`, reading only the plays made since the last call."""
-        tricks, trick, deal = game.tricks, game.trick, len(game.deals)
-        if deal != self._void_deal:
-            self._void_deal, self._void_tricks, self._void_plays, self._void_mask = deal, 0, 0, 0
-        done, plays, voids = self._void_tricks, self._void_plays, self._void_mask
-        if done == len(tricks) and plays == len(trick):
-            return voids
-        table, rules, called = game.table, game.rules, game.called_card
-        while done < len(tricks):  # tricks finished since the last look (the first one perhaps read in part)
-            voids = note_voids(voids, tricks[done][1], table, rules, done == 0, called, plays)
-            done, plays = done + 1, 0
-        voids = note_voids(voids, trick, table, rules, done == 0, called, plays)
-        self._void_tricks, self._void_plays, self._void_mask = done, len(trick), voids
-        return voids
-
-    def _my_side(self, game: Game, seat: int) -> int:
-        partner = game.partner
-        key = (partner, game.bidder if partner >= 0 else -1)
-        masks = self._sides.get(key)
-        if masks is None:
-            masks = self._sides[key] = [Observer._my_side(self, game, s) for s in range(self.n)]
-        return masks[seat]
+        # voids shown in this deal's finished tricks (the deal, tricks read, voids)
+        self._void_deal, self._void_tricks, self._void_mask = -1, 0, 0
+        self._won_key, self._won_by_side, self._won_all = (-1, -1), {}, 0  # cards won, as of (deal, tricks)
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
         buf = self._buffers[seat]
-        masks = self._card_masks(game, seat)
-        deal = len(game.deals)
         if buf is None:
-            buf = self._buffers[seat] = super().vector(game, seat)
+            buf = self._buffers[seat] = np.zeros(self.size, dtype=np.float32)
             self._views[seat] = memoryview(buf)
-            self._fast[seat] = self._fast_key(game, seat)
-            self._slow[seat] = self._slow_key(game)
-        else:
-            view = self._views[seat]
-            old = self._masks[seat]
-            if deal != self._deal_of[seat]:  # a new deal: clear every card block at once, then set the few cards held
-                buf[: self.scalar_start] = 0.0
-                old = [0] * self._num_card_blocks + old[self._num_card_blocks :]
-            self._update_cards(view, old, masks)
-            self._update_fast(view, game, seat)
-            if game.phase != PLAY or self._settled[seat] != deal:  # nothing slow moves during card play
-                self._update_slow(view, game, seat, deal)
-        self._masks[seat], self._deal_of[seat] = masks, deal
+        view, deal = self._views[seat], len(game.deals)
+        old = self._bits[seat]
+        if deal != self._deal_of[seat]:  # a new deal: clear layout 1's card blocks at once, set the few cards held
+            buf[: self.scalar_start] = 0.0
+            old &= ~self._cards
+            self._deal_of[seat] = deal
+        if game.phase != PLAY or self._settled[seat] != deal:  # nothing slow moves during card play
+            self._update_slow(view, game, seat, deal)
+        bits = self._bits_of(game, seat)
+        if bits != old:
+            changed = bits ^ old
+            added = changed & bits
+            gone = changed ^ added
+            while added:  # from the top: on ints this long, a bit's position costs less than its value
+                top = added.bit_length() - 1
+                view[top] = 1.0
+                added ^= 1 << top
+            while gone:
+                top = gone.bit_length() - 1
+                view[top] = 0.0
+                gone ^= 1 << top
+            self._bits[seat] = bits
+        fast = (game.high_bid, len(game.tricks))
+        if fast != self._fast[seat]:
+            view[self._high_bid] = fast[0] / A.MOON_BID
+            view[self._tricks] = fast[1] / game.rules.play_hand_size
+            self._fast[seat] = fast
         return buf.copy()
 
-    def _update_cards(self, buf: memoryview, old: list[int], new: list[int]) -> None:
-        for base, before, now in zip(self._block_starts, old, new):
-            if before != now:
-                added, gone = now & ~before, before & ~now
-                while added:
-                    low = added & -added
-                    buf[base + low.bit_length() - 1] = 1.0
-                    added ^= low
-                while gone:
-                    low = gone & -gone
-                    buf[base + low.bit_length() - 1] = 0.0
-                    gone ^= low
+    def _bits_of(self, game: Game, seat: int) -> int:
+        """Every 0/1 feature of ``seat``'s vector as one int (bit ``i``: position ``i``)."""
+        discarded, played, n = game.discarded[seat], game.played, self.n
+        bits = game.hands[seat] | discarded << NUM_CARDS | discarded << self._out_of_play_at
+        for s, at in self._played_at[seat]:
+            bits |= played[s] << at
+        if game.trick:
+            trick = 0
+            for _, card in game.trick:
+                trick |= 1 << card
+            bits |= trick << self._trick_at
+        if game.tricks:
+            mine, others = self._won_masks(game, seat)
+            bits |= mine << self._won_at | others << self._others_at
+        if game.called_card >= 0:
+            bits |= 1 << self._called_at + game.called_card
+            if game.partner < 0:  # nobody holds it: out of play
+                bits |= 1 << self._out_of_play_at + game.called_card
+        bits |= 1 << self._phase + game.phase
+        if game.trump >= 0:
+            bits |= 1 << self._trump + game.trump
+        if game.bidder >= 0:
+            bits |= 1 << self._bidder + (game.bidder - seat) % n
+        if game.partner >= 0:
+            bits |= 1 << self._partner + (game.partner - seat) % n
+        if game.phase == PLAY:
+            bits |= 1 << self._leader + (game.leader - seat) % n
+        voids = self._voids(game) if game.tricks or game.trick else 0  # none before the first card
+        key = (voids, game.partner, game.bidder if game.partner >= 0 else -1)
+        if key != self._tail_keys[seat]:
+            self._tails[seat], self._tail_keys[seat] = self._tail(game, seat, voids) << self._tail_start, key
+        return bits | self._slow_bits[seat] | self._tails[seat]
 
-    def _update_fast(self, buf: memoryview, game: Game, seat: int) -> None:
-        fast, old = self._fast_key(game, seat), self._fast[seat]
-        if fast == old:
-            return
-        for base, before, now in zip(self._one_hot, old, fast):  # zip stops after the five one-hot slots
-            if before != now:
-                if before >= 0:
-                    buf[base + before] = 0.0
-                if now >= 0:
-                    buf[base + now] = 1.0
-        buf[self._high_bid] = fast[5] / A.MOON_BID
-        buf[self._tricks] = fast[6] / game.rules.play_hand_size
-        self._fast[seat] = fast
+    def _voids(self, game: Game) -> int:
+        """As :meth:`Observer._voids`: each finished trick is read once, the trick on the table at every look.
+
+        Only a card off the led suit, or the lead of a first trick where trump must
+        be led, can prove a void (:func:`note_voids`); the trick on the table is
+        passed over without the call while it holds neither.
+        """
+        tricks, trick = game.tricks, game.trick
+        if len(game.deals) != self._void_deal:
+            self._void_deal, self._void_tricks, self._void_mask = len(game.deals), 0, 0
+        voids = self._void_mask
+        if self._void_tricks < len(tricks):
+            for i in range(self._void_tricks, len(tricks)):
+                voids = note_voids(voids, tricks[i][1], game.table, game.rules, i == 0, game.called_card)
+            self._void_tricks, self._void_mask = len(tricks), voids
+        if trick:
+            suit = game.table.effective_suit
+            led = suit[trick[0][1]]
+            lead_proves = not tricks and game.rules.first_lead == "trump"
+            for _, card in trick:
+                if suit[card] != led or lead_proves:
+                    return note_voids(voids, trick, game.table, game.rules, not tricks, game.called_card)
+        return voids
+
+    def _won_masks(self, game: Game, seat: int) -> tuple[int, int]:
+        """As :meth:`Observer._won_masks`; the cards won per side are read once per trick for every seat."""
+        key = (len(game.deals), len(game.tricks))
+        if key != self._won_key:
+            by_side: dict[int, int] = {}
+            for side, won in zip(game.sides, game.won):
+                by_side[side] = by_side.get(side, 0) | won
+            self._won_key, self._won_by_side, self._won_all = key, by_side, sum(by_side.values())
+        mine = self._won_by_side[game.sides[seat]]
+        return mine, self._won_all & ~mine
+
+    def _my_side(self, game: Game, seat: int) -> int:
+        """As :meth:`Observer._my_side`, kept per rule set: the sides are the teams until a partner is called."""
+        if game.rules is not self._sides_of:
+            self._sides_of, self._team_sides, self._called_sides = game.rules, [], {}
+        partner = game.partner
+        if partner < 0:
+            if not self._team_sides:
+                self._team_sides = [Observer._my_side(self, game, s) for s in range(self.n)]
+            return self._team_sides[seat]
+        key = (partner, game.bidder)
+        masks = self._called_sides.get(key)
+        if masks is None:
+            masks = self._called_sides[key] = [Observer._my_side(self, game, s) for s in range(self.n)]
+        return masks[seat]
 
     @staticmethod
     def _slow_key(game: Game) -> tuple[Any, ...]:
@@ -444,29 +501,25 @@ class IncrementalObserver(Observer):
                 tuple(game.scores), game.hands_played)  # fmt: skip
 
     def _update_slow(self, buf: memoryview, game: Game, seat: int, deal: int) -> None:
-        """Rewrite the slow scalars of the seats whose values moved (the layout: :meth:`Observer._slow_scalars`)."""
+        """Rebuild the slow bits and rewrite the slow real-valued scalars (layout: :meth:`Observer._slow_scalars`)."""
         if game.phase == PLAY:  # no bid, discard, draw or score moves while the cards are played: look once
             self._settled[seat] = deal
         key, old = self._slow_key(game), self._slow[seat]
         if key == old:
             return
-        n, rel = self.n, self._rel[seat]
-        if key[0] != old[0]:
-            buf[self._dealer + (old[0] - seat) % n] = 0.0
-            buf[self._dealer + (key[0] - seat) % n] = 1.0
-        if key[1] != old[1]:
+        n, rel, r = self.n, self._rel[seat], game.rules
+        if key[:2] != old[:2]:  # the dealer or a bid
+            bits = 1 << self._dealer + (game.dealer - seat) % n
             for k, s in enumerate(rel):
-                before, now = old[1][s], key[1][s]
-                if before != now:
-                    buf[self._bid_slot[k] + (0 if before is None else before + 1)] = 0.0
-                    buf[self._bid_slot[k] + (0 if now is None else now + 1)] = 1.0
+                bid = game.bids[s]
+                bits |= 1 << self._bids + BID_SLOTS * k + (0 if bid is None else bid + 1)
+            self._slow_bits[seat] = bits | (1 << self._only_bids if only_bids_win(r) else 0)
         for start, position in ((self._discards, 2), (self._drawn, 3)):
-            if key[position] != old[position]:
+            if not old or key[position] != old[position]:
                 counts = key[position]
                 for k, s in enumerate(rel):
                     buf[start + k] = counts[s] / 24.0
-        if key[4:] != old[4:]:
-            r = game.rules
+        if not old or key[4:] != old[4:]:
             teams = game.teams
             team_scores, team_needs = _match_scalars(r, game.scores)
             for k, s in enumerate(rel):
@@ -474,9 +527,7 @@ class IncrementalObserver(Observer):
                 buf[self._need + k] = team_needs[teams[s]]
             if r.match_end == "hands":
                 buf[self._progress] = game.hands_played / r.num_hands
-            buf[self._only_bids] = 1.0 if only_bids_win(r) else 0.0
         self._slow[seat] = key
-
 
 _MASK_CACHE: dict[int, np.ndarray] = {}
 _MASK_CACHE_SIZE = 1 << 16  # distinct legal sets kept (about 12 MB at most); the cache is emptied when full
