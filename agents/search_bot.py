@@ -45,7 +45,7 @@ import numpy as np
 
 from agents.base import Decision
 from agents.knowledge import Knowledge, card_value, knowledge_from_game, knowledge_from_view, point_cards, require_legal
-from agents.match_odds import MATCH_MOON_PRESETS
+from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
@@ -64,6 +64,12 @@ RULE_BIDDING_PRESETS = frozenset({"minnesota"})
 #: in paired single hands against the rule bot (2 x 300 deals), 0.25 gained +0.08 points a hand over the rule
 #: bot's 0.5, 0.375 +0.04, and 0 lost 0.44 (it bid 71% of the hands and made 63%)
 RULE_BID_MARGINS = {"minnesota": 0.25}
+
+#: bidding by the match score (``go_out``, ``block``; rule bot: ``agents.rule_bot``) where search bids by rollouts:
+#: a bid that wins the match is bid if made in all but GO_OUT_RISK of the samples, a block up to what the hand
+#: made in all but BLOCK_RISK of them
+GO_OUT_RISK = 0.5
+BLOCK_RISK = 0.75
 
 #: how search bids: "rollouts" (search's bidding and trump) or "rule" (the rule bot's)
 BID_METHODS = ("rollouts", "rule")
@@ -90,9 +96,11 @@ class SearchAgent(RuleAgent):
         bid_by: Literal["rollouts", "rule"] | None = None,
         bid_margin: float | None = None,
         match_moon: bool | None = None,
+        go_out: bool | None = None,
+        block: bool | None = None,
     ) -> None:
-        # bid_margin and match_moon: the rule bot's, used where search bids by rule
-        super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon))
+        # bid_margin and match_moon: the rule bot's, used where search bids by rule; go_out and block: both ways
+        super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
         self.samples = samples
         self.time_budget = time_budget
         self.bid_samples = bid_samples
@@ -174,16 +182,32 @@ class SearchAgent(RuleAgent):
         legal = set(k.legal)
         if r.moon_bid and A.MOON in legal and points[len(points) // 10] >= r.max_hand_points:
             return A.MOON
-        sure = points[int(len(points) * self.bid_risk)]  # made in all but bid_risk of the samples
+        go_out, block = self._match_bids(k, points)
+        sure = max(points[int(len(points) * self.bid_risk)], block, go_out)  # made in all but bid_risk of the samples
         bids = [bid for bid in range(r.min_bid, min(sure, r.max_bid) + 1) if A.BID_BASE + bid in legal]
         if bids:
             # a made bid scores the points taken, not the bid: bid only what keeps later opponents off
             allowed = self.outbid_risk * len(threats)
             holds = (bid for bid in bids if sum(threat > bid for threat in threats) <= allowed)
-            return A.BID_BASE + next(holds, bids[-1])
+            return A.BID_BASE + max(next(holds, bids[-1]), go_out)
         if A.PASS in legal:
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced: the minimum
+
+    def _match_bids(self, k: Knowledge, points: list[int]) -> tuple[int, int]:
+        """As the rule bot's ``_match_ceiling``, from the points the hand took in the samples (sorted):
+        the least bid that wins the match made in all but ``GO_OUT_RISK`` of them (bid at least that), and
+        while another side goes out only by bidding, the most made in all but ``BLOCK_RISK`` (bid up to it)."""
+        r = self.rules
+        go_out = block = 0
+        if self.go_out:
+            made = points[int(len(points) * GO_OUT_RISK)]
+            team = r.team_of(k.seat)
+            go_out = next((bid for bid in range(r.min_bid, min(made, r.max_bid) + 1)
+                           if A.BID_BASE + bid in k.legal and made_bid_wins(r, k.scores, team, bid)), 0)  # fmt: skip
+        if self.block and bidding_threat(k):
+            block = points[min(int(len(points) * BLOCK_RISK), len(points) - 1)]
+        return go_out, block
 
     # ------------------------------------------------------------------ card play
     def _search_play(self, k: Knowledge) -> int:
