@@ -80,6 +80,15 @@ def made_bid_wins(rules: Rules, scores: list[int], team: int, bid: int) -> bool:
     return all(score + left <= mine for other, score in enumerate(scores) if other != team)
 
 
+def safe_to_go_out(rules: Rules, scores: list[int], team: int) -> bool:
+    """Whether a failed bid of ``team`` cannot lose the match this hand: no other team can go out defending.
+
+    Going out is a bet a set bid pays for; it is worth a bolder bid only where the
+    set costs points, not the match.
+    """
+    return not any(wins_by_defending(rules, scores, other) for other in range(len(scores)) if other != team)
+
+
 def wins_by_defending(rules: Rules, scores: list[int], team: int) -> bool:
     """Whether ``team`` could reach the target this hand without the bid (every point taken on defence)."""
     return not only_bids_win(rules) and rules.match_end == "target" and (

@@ -21,7 +21,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards, require_legal
-from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, moon_wins_more
+from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, moon_wins_more, safe_to_go_out
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.rules import Rules, get_rules
@@ -110,14 +110,15 @@ class RuleAgent(Agent):
         """The bid the match score calls for beyond the hand's own ceiling (0: none).
 
         Going out: the lowest legal bid that wins the match when made, if the
-        estimate less ``go_out_margin`` covers it. Blocking: while another side
+        estimate less ``go_out_margin`` covers it and a set cannot lose the match
+        this hand (no other side can go out defending). Blocking: while another side
         can go out only by a made bid it may still hold, the estimate less
         ``block_margin`` (``agents.match_odds.bidding_threat``).
         """
         r, legal = self.rules, k.legal
         team = r.team_of(k.seat)
         ceiling = 0
-        if self.go_out:
+        if self.go_out and safe_to_go_out(r, k.scores, team):
             bold = int(estimate - self.go_out_margin + 0.5)
             for bid in range(r.min_bid, min(bold, r.max_bid) + 1):
                 if A.BID_BASE + bid in legal and made_bid_wins(r, k.scores, team, bid):

@@ -45,7 +45,7 @@ import numpy as np
 
 from agents.base import Decision
 from agents.knowledge import Knowledge, card_value, knowledge_from_game, knowledge_from_view, point_cards, require_legal
-from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins
+from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, safe_to_go_out
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
@@ -200,9 +200,9 @@ class SearchAgent(RuleAgent):
         while another side goes out only by bidding, the most made in all but ``BLOCK_RISK`` (bid up to it)."""
         r = self.rules
         go_out = block = 0
-        if self.go_out:
+        team = r.team_of(k.seat)
+        if self.go_out and safe_to_go_out(r, k.scores, team):
             made = points[int(len(points) * GO_OUT_RISK)]
-            team = r.team_of(k.seat)
             go_out = next((bid for bid in range(r.min_bid, min(made, r.max_bid) + 1)
                            if A.BID_BASE + bid in k.legal and made_bid_wins(r, k.scores, team, bid)), 0)  # fmt: skip
         if self.block and bidding_threat(k):

@@ -121,3 +121,11 @@ def test_the_rule_bot_outbids_a_side_that_goes_out_only_by_bidding() -> None:
     assert bid_of(RuleAgent(PITCH, block=True), game) == "bid 3"
     level = table(PITCH, hand, [10, 12], "bid 2", dealer=2)  # nobody is near the target: bid as usual
     assert bid_of(RuleAgent(PITCH, block=True), level) == "pass"
+
+
+def test_no_bolder_bid_to_go_out_where_a_set_could_lose_the_match() -> None:
+    minnesota = get_rules("minnesota")  # defenders score what they take: at 18 they can go out on my failed bid
+    hand = "AH KH 7H 4H 9C TS 5D 6D 8S"  # estimate 2.7: bids 2 as usual; a made 3 takes my side from 18 to 21
+    assert bid_of(RuleAgent(minnesota, go_out=True), table(minnesota, hand, [18, 5], "pass", dealer=2)) == "bid 3"
+    assert bid_of(RuleAgent(minnesota, go_out=True), table(minnesota, hand, [18, 18], "pass", dealer=2)) == "bid 2"
+    assert bid_of(RuleAgent(minnesota, go_out=False), table(minnesota, hand, [18, 5], "pass", dealer=2)) == "bid 2"
