@@ -50,7 +50,8 @@ from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
-from smear_env.rules import Rules
+from smear_env.observation import only_bids_win
+from smear_env.rules import Rules, get_rules
 from smear_env.trump import TrumpTable, trick_winner
 
 #: presets (by ``Rules.name``, so house variants follow their preset) on which search bids as the
@@ -99,7 +100,10 @@ class SearchAgent(RuleAgent):
         go_out: bool | None = None,
         block: bool | None = None,
     ) -> None:
-        # bid_margin and match_moon: the rule bot's, used where search bids by rule; go_out and block: both ways
+        # bid_margin and match_moon: the rule bot's, used where search bids by rule; go_out and block: both ways,
+        # by default only where only bidders go out (measured on pitch_smudge: docs/bidding.md)
+        rule_set = get_rules(rules) if isinstance(rules, str) else rules
+        go_out = only_bids_win(rule_set) if go_out is None else go_out
         super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
         self.samples = samples
         self.time_budget = time_budget

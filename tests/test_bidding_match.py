@@ -98,15 +98,31 @@ def issue_position() -> Game:
 def test_at_25_to_minus_30_the_plain_bots_pass_where_a_made_bid_wins_the_match() -> None:
     game = issue_position()
     assert bid_of(RuleAgent(ONLY_BIDDERS_GO_OUT, go_out=False), game) == "pass"
-    assert bid_of(RuleAgent(ONLY_BIDDERS_GO_OUT, go_out=True), game) == "bid 5"
+    assert bid_of(RuleAgent(ONLY_BIDDERS_GO_OUT), game) == "bid 5"  # the default where only bidders go out
 
 
 def test_search_bids_to_win_the_match_there_too() -> None:
     game = issue_position()
-    plain = SearchAgent(ONLY_BIDDERS_GO_OUT, seed=1, bid_samples=8, go_out=False)
-    going = SearchAgent(ONLY_BIDDERS_GO_OUT, seed=1, bid_samples=8, go_out=True)
-    assert bid_of(plain, game) == "pass"
-    assert bid_of(going, game) == "bid 5"
+    assert bid_of(SearchAgent(ONLY_BIDDERS_GO_OUT, seed=1, bid_samples=8, go_out=False), game) == "pass"
+    assert bid_of(SearchAgent(ONLY_BIDDERS_GO_OUT, seed=1, bid_samples=8), game) == "bid 5"
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "rule_go_out", "search_go_out", "block"),
+    [
+        ("pitch_smudge", {}, True, True, True),  # only bidders go out: both rules, both bots
+        ("ten_point", {}, True, False, False),  # the rule bot's go_out won there; search's was not measured
+        ("minnesota", {}, False, False, False),
+        ("ten_point_midwest", {}, False, False, False),
+        ("six_point", {"win_requires_made_bid": True}, True, True, True),  # house rules: only bidders go out
+    ],
+)
+def test_defaults_follow_the_measurements_and_the_rules(
+    preset: str, overrides: dict, rule_go_out: bool, search_go_out: bool, block: bool
+) -> None:
+    rules = get_rules(preset, **overrides)
+    rule, search = RuleAgent(rules), SearchAgent(rules)
+    assert (rule.go_out, search.go_out, rule.block, search.block) == (rule_go_out, search_go_out, block, block)
 
 
 def test_going_out_stays_within_the_estimate() -> None:
