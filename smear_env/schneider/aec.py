@@ -61,7 +61,7 @@ class raw_env(CardGameEnv):
 
     def __init__(
         self,
-        preset: str = GAME_NAME,
+        preset: str | None = None,
         render_mode: str | None = None,
         reward: str = "match",
         illegal_action: str = "raise",
@@ -69,15 +69,22 @@ class raw_env(CardGameEnv):
         rules: SchneiderRules | None = None,
         **rule_overrides: Any,
     ) -> None:
-        if preset != GAME_NAME:
+        if preset is not None and preset != GAME_NAME:
             raise ValueError(f"preset {preset!r} is not played by this env: expected {GAME_NAME!r}")
+        if rules is not None and not isinstance(rules, SchneiderRules):
+            raise ValueError(
+                f"rules {rules!r} are not Bohemian Schneider rules: expected a SchneiderRules "
+                f"(Smear rules go to smear_env.env(rules=...))"
+            )
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
         super().__init__(
             NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: Any) -> Game:
+        if scores is not None:
+            raise ValueError(f"reset option scores {scores!r}: {GAME_NAME} matches always start from 0-0")
         return Game(self.rules, seed=seed, dealer=dealer, single_round=single, deals=deals)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
