@@ -30,6 +30,7 @@ import argparse
 import multiprocessing
 import sys
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -79,8 +80,28 @@ class Labels:
 
     @classmethod
     def load(cls, path: str | Path) -> Labels:
-        with np.load(path) as data:
-            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        """Labels saved by :meth:`save`: plain arrays only (``allow_pickle=False``: loading runs no code).
+
+        ``ValueError`` when an array is missing, of another kind or of another length.
+        """
+        with np.load(path, allow_pickle=False) as data:
+            missing = [name for name in cls.__dataclass_fields__ if name not in data.files]
+            if missing:
+                raise ValueError(f"it has no {missing[0]!r} array")
+            labels = cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        labels._check()
+        return labels
+
+    def _check(self) -> None:
+        kinds = {"obs": ("f", 2), "masks": ("b", 2), "values": ("f", 2), "student": ("b", 1), "match": ("iu", 1)}
+        for name, (kind, dims) in kinds.items():
+            array = getattr(self, name)
+            if array.dtype.kind not in kind or array.ndim != dims:
+                raise ValueError(f"its {name!r} is a {array.ndim}-d {array.dtype} array, not what save() writes")
+            if len(array) != len(self.obs):
+                raise ValueError(f"its {name!r} has {len(array)} rows, its 'obs' {len(self.obs)}")
+        if self.masks.shape != self.values.shape:
+            raise ValueError(f"its masks are {self.masks.shape} but its values {self.values.shape}")
 
     def take(self, rows: np.ndarray) -> Labels:
         """The decisions at ``rows`` (a boolean mask or indices)."""
@@ -361,7 +382,7 @@ def load_labels(paths: list[str]) -> Labels:
     for path in paths:
         try:
             labels = Labels.load(path)
-        except (OSError, KeyError, ValueError) as err:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
             raise ValueError(f"{path!r} is not a labels file written by training.distill: {err}") from None
         labels.match = labels.match + offset
         offset = int(labels.match.max()) + 1 if len(labels.match) else offset
@@ -416,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"error: {err}")
     print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
     # the training state, and the starting agent's own evaluation, which no longer describes this one
-    training_state = ("format", "format_version", "model", "optimizer", "pool", "state", "evaluation")
+    training_state = ("format", "format_version", "model", "optimizer", "pool", "training_state", "state", "evaluation")
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
