@@ -27,6 +27,7 @@ when the teacher stops at its sample count rather than its time budget
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import time
@@ -48,6 +49,7 @@ from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
+from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed
 
 
@@ -236,9 +238,10 @@ class FitConfig:
         }  # fmt: skip
         expected = {"lr": "above 0", "minibatch": "at least 1", "holdout": "from 0 up to, not including, 1"}
         for name, ok in checks.items():
-            if not ok:
-                wanted = expected.get(name, "0 or more")
-                raise ValueError(f"fit option {name} = {getattr(self, name)!r}: expected {wanted}")
+            value = getattr(self, name)
+            if not ok or not math.isfinite(value):
+                wanted = expected.get(name, "0 or more") + ("" if math.isfinite(value) else ", and finite")
+                raise ValueError(f"fit option {name} = {value!r}: expected {wanted}")
 
 
 def teacher_targets(values: np.ndarray, temperature: float) -> np.ndarray:
@@ -362,7 +365,7 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
+    p = ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
@@ -370,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", nargs="+", help="labels.npz files of earlier runs to fit on (no labelling)")
     p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
-    p.add_argument("--workers", type=int, default=None, help="labelling processes (default: every core)")
+    p.add_argument("--workers", type=int_at_least(1), default=None, help="labelling processes (default: every core)")
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
     return p
@@ -404,9 +407,10 @@ def _check_labels_fit(labels: Labels, data: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> None:
     import os
 
-    args = build_parser().parse_args(argv)
-    out = Path(args.out)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
+        out = check_output_folder(args.out, "--out folder")
         data = load_checkpoint(args.student)
         rules = checkpoint_rules(data)
         fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
@@ -419,7 +423,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     out.mkdir(parents=True, exist_ok=True)
     if labels is None:
         started = time.perf_counter()
@@ -434,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         report = fit(net, labels, fit_config, args.seed)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
     # the training state, and the starting agent's own evaluation, which no longer describes this one
     training_state = ("format", "format_version", "model", "optimizer", "pool", "training_state", "state", "evaluation")
