@@ -19,6 +19,7 @@ step) raise ``RuntimeError`` saying what to call instead.
 
 from __future__ import annotations
 
+import operator
 from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -174,8 +175,20 @@ class CardGameEnv(AECEnv):
         return super().agent_iter(max_iter)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._require_live_episode()
-        return super().last(observe)
+        """PettingZoo's ``last`` (observation, cumulative reward, terminated, truncated, info of the agent on turn).
+
+        Before ``reset()`` or once the episode is over it raises a clear ``RuntimeError``, not a ``KeyError``.
+        """
+        if not self.agents:
+            self._require_live_episode()
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game if self.game is not None else self._require_game()  # the check inline: a hot path
@@ -300,8 +313,10 @@ class CardGameEnv(AECEnv):
     def _action_id(self, action: Any) -> int:
         """``action`` as a plain int: numpy integers pass; a bool, a float, a string or None is refused."""
         try:
-            return as_int(action, "action")
-        except ValueError:
+            if isinstance(action, bool):
+                raise TypeError
+            return operator.index(action)  # inline rather than as_int: numpy ints take this path every step
+        except TypeError:
             raise ValueError(
                 f"action {action!r} ({type(action).__name__}) is not an action id: expected an int in "
                 f"0..{self.num_actions - 1} (numpy integers are fine)"

@@ -36,16 +36,19 @@ def as_int(value: Any, what: str, low: int | None = None, high: int | None = Non
     Refuses bools, floats (even ``2.0``), strings and anything else that is not an
     integer; numpy integers are accepted and returned as ``int``.
     """
-    expected = f"an integer{_bounds_text(low, high)}"
-    subject = f"{what} {value!r}".strip()
-    if isinstance(value, bool):
-        raise ValueError(f"{subject} is a bool, not an integer: expected {expected}")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{subject} is not an integer: expected {expected}") from None
+    if type(value) is int:  # the common case first: no message is built unless one is raised
+        number = value
+    else:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            number = operator.index(value)
+        except TypeError:
+            kind = "a bool, not an integer" if isinstance(value, bool) else "not an integer"
+            expected = f"an integer{_bounds_text(low, high)}"
+            raise ValueError(f"{what} {value!r} is {kind}: expected {expected}".strip()) from None
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ValueError(f"{what} {number} is out of range: expected {expected}".strip())
+        raise ValueError(f"{what} {number} is out of range: expected an integer{_bounds_text(low, high)}".strip())
     return number
 
 
@@ -63,17 +66,18 @@ def as_real(
     Refuses bools, strings, NaN and infinities: a reward, a time budget or a margin
     of NaN would poison every sum it enters without an error.
     """
-    expected = f"a finite number{_bounds_text(low, high, low_open, high_open)}"
-    subject = f"{what} {value!r}".strip()
+    problem = ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{subject} is not a number: expected {expected}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{subject} is not finite: expected {expected}")
-    too_low = low is not None and (number <= low if low_open else number < low)
-    too_high = high is not None and (number >= high if high_open else number > high)
-    if too_low or too_high:
-        raise ValueError(f"{subject} is out of range: expected {expected}")
+        problem = "is not a number"
+    elif not math.isfinite(number := float(value)):
+        problem = "is not finite"
+    elif (low is not None and (number <= low if low_open else number < low)) or (
+        high is not None and (number >= high if high_open else number > high)
+    ):
+        problem = "is out of range"
+    if problem:
+        expected = f"a finite number{_bounds_text(low, high, low_open, high_open)}"
+        raise ValueError(f"{what} {value!r} {problem}: expected {expected}".strip())
     return number
 
 
