@@ -32,7 +32,10 @@ other agent 0.
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive rounds).
+starts from a fixed deal (``options["deals"]`` takes a list for successive rounds); every
+deal is checked before the episode starts, other option names are refused, and a match
+always starts from 0-0 (``scores`` is refused). Bad input raises ``ValueError`` and changes
+nothing (see :mod:`smear_env.card_env`); ``rules=`` must be a :class:`SchneiderRules`.
 """
 
 from __future__ import annotations
