@@ -21,6 +21,7 @@ from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import BoldRuleAgent, RuleAgent
 from agents.search_bot import SearchAgent, SearchBidAgent
+from smear_env.checks import as_int
 from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
@@ -53,30 +54,49 @@ def register_agent(name: str, factory: Callable[..., Agent]) -> None:
     _SMEAR_AGENTS[name] = factory
 
 
+def _is_schneider(preset: Any) -> bool:
+    from smear_env.schneider.game import SchneiderRules
+
+    return preset == SCHNEIDER or isinstance(preset, SchneiderRules)
+
+
 def agent_names(preset: str | Rules = "ten_point") -> list[str]:
     """Names :func:`make_agent` accepts for ``preset``."""
-    return sorted(_schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS)
+    return sorted(_schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS)
 
 
 def agent_options(name: str, preset: str | Rules = "ten_point") -> dict[str, Any]:
     """The options of agent ``name`` with their defaults, in the order the constructor declares them."""
-    table = _schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS
+    table = _schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS
     if name not in table:
         raise ValueError(f"unknown agent {name!r}: expected one of {', '.join(sorted(table))}")
     return _options_of(table[name])
 
 
 def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = None) -> Agent:
-    """An agent by name, ``name:key=value,...`` or checkpoint path for ``preset`` (a name or house :class:`Rules`)."""
-    if preset == SCHNEIDER:
-        table, rules = _schneider_agents(), None
-    else:
+    """An agent by name, ``name:key=value,...`` or checkpoint path for ``preset`` (a name or house :class:`Rules`).
+
+    Anything it cannot build (an unknown name, an option out of its range, a seed that
+    is not an int) raises ``ValueError`` naming the spec and what was expected.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent {spec!r} is not a name: expected one of {', '.join(sorted(_SMEAR_AGENTS))}")
+    if seed is not None:
+        seed = as_int(seed, f"agent {spec!r}: seed")
+    if _is_schneider(preset):
+        table, rules, preset = _schneider_agents(), None, SCHNEIDER
+    elif isinstance(preset, str | Rules):
         table, rules = _SMEAR_AGENTS, get_rules(preset) if isinstance(preset, str) else preset
         preset = rules.name
+    else:
+        raise ValueError(f"agent {spec!r}: {preset!r} is not a preset: expected a preset name or smear_env.Rules")
     name, colon, option_text = spec.partition(":")
     if name in table:
         options = _parse_options(spec, option_text, _options_of(table[name])) if colon else {}
-        return table[name](rules, seed, **options)
+        try:
+            return table[name](rules, seed, **options)
+        except ValueError as err:
+            raise ValueError(f"agent {spec!r}: {err}") from None
     greedy = not spec.startswith("sample:")
     path = spec.removeprefix("sample:")
     if Path(path).is_file():
@@ -85,6 +105,8 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
         from agents.neural_agent import NeuralAgent  # imports torch: only when a checkpoint is asked for
 
         return NeuralAgent(path, rules, seed, greedy=greedy)
+    if path.endswith(".pt") or "/" in path or "\\" in path:
+        raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 

@@ -24,6 +24,7 @@ from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_ca
 from agents.match_odds import MATCH_MOON_PRESETS, moon_wins_more
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
+from smear_env.checks import as_real
 from smear_env.rules import Rules, get_rules
 from smear_env.trump import TrumpTable, trick_winner, trump_table
 
@@ -43,7 +44,9 @@ class RuleAgent(Agent):
         super().__init__(seed)
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         #: points below the hand's estimate it bids; the default keeps sets rare, smaller is bolder
-        self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else bid_margin
+        self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else as_real(bid_margin, "bid_margin")
+        if not isinstance(match_moon, bool):
+            raise ValueError(f"match_moon {match_moon!r} is not true or false")
         if match_moon and self.rules.name not in MATCH_MOON_PRESETS:
             raise ValueError(
                 f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {self.rules.name!r}"

@@ -49,6 +49,7 @@ from agents.match_odds import MATCH_MOON_PRESETS
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of, parse_card
+from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
 from smear_env.observation import player_view
 from smear_env.rules import Rules
@@ -92,16 +93,17 @@ class SearchAgent(RuleAgent):
         bid_margin: float | None = None,
         match_moon: bool | None = None,
     ) -> None:
-        # bid_margin and match_moon: the rule bot's, used where search bids by rule
+        # every option is checked before anything is built: a bad one fails naming its accepted range
+        what = f"{self.name} option"
+        self.samples = as_int(samples, f"{what} samples", 1)
+        self.time_budget = as_real(time_budget, f"{what} time_budget (seconds)", 0.0, low_open=True)
+        self.bid_samples = as_int(bid_samples, f"{what} bid_samples", 1)
+        self.bid_risk = as_real(bid_risk, f"{what} bid_risk", 0.0, 1.0, high_open=True)  # share of samples set
+        self.outbid_risk = as_real(outbid_risk, f"{what} outbid_risk", 0.0, 1.0, high_open=True)  # share outbid
+        if match_moon is not None and not isinstance(match_moon, bool):
+            raise ValueError(f"{what} match_moon {match_moon!r} is not true, false or None (by preset)")
+        # bid_margin and match_moon: the rule bot's (which checks them), used where search bids by rule
         super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon))
-        self.samples = samples
-        self.time_budget = time_budget
-        self.bid_samples = bid_samples
-        for name, value in (("bid_risk", bid_risk), ("outbid_risk", outbid_risk)):
-            if not 0.0 <= value < 1.0:
-                raise ValueError(f"{name} {value!r} is not a share of samples: expected 0 <= {name} < 1")
-        self.bid_risk = bid_risk  # share of sampled deals in which the bid may fail
-        self.outbid_risk = outbid_risk  # share of sampled deals in which a later opponent may outbid
         if bid_by is None:
             bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")
         if bid_by not in BID_METHODS:

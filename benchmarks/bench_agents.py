@@ -2,14 +2,14 @@
 
 Each measured agent plays seat 0 of single hands against rule bots; the other
 seats' moves are not timed. Prints median and 90th-percentile milliseconds per
-decision. Agents are registry names or checkpoint paths.
+decision. Agents are registry names or checkpoint paths; an unknown name, an
+unreadable checkpoint or a bad value ends it at once with one line and exit code 2.
 
     python benchmarks/bench_agents.py --preset ten_point --agents rule random checkpoints/ten_point.pt --decisions 2000
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
@@ -17,6 +17,7 @@ from agents.registry import make_agent
 from smear_env.game import Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
+from training.cli import ArgumentParser, int_at_least
 
 
 def time_agent(spec: str, preset: str, decisions: int, seed: int = 0) -> list[float]:
@@ -43,12 +44,18 @@ def time_agent(spec: str, preset: str, decisions: int, seed: int = 0) -> list[fl
     return times[:decisions]
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--preset", default="ten_point")
+def main(argv: list[str] | None = None) -> None:
+    p = ArgumentParser(prog="benchmarks/bench_agents.py", description=__doc__.split("\n")[0])
+    p.add_argument("--preset", default="ten_point", help="a Smear preset")
     p.add_argument("--agents", nargs="+", default=["random", "rule"])
-    p.add_argument("--decisions", type=int, default=2000, help="timed decisions per agent")
-    args = p.parse_args()
+    p.add_argument("--decisions", type=int_at_least(1), default=2000, help="timed decisions per agent")
+    args = p.parse_args(argv)
+    try:  # every agent is built once before any is timed: a bad name or checkpoint fails now, not halfway
+        rules = get_rules(args.preset)
+        for spec in args.agents:
+            make_agent(spec, rules, 0)
+    except ValueError as err:
+        p.error(str(err))
     print(f"preset {args.preset}: ms per decision with 2+ legal moves, seat 0 against rule bots")
     print("| agent | decisions | median ms | p90 ms |\n|---|---|---|---|")
     for spec in args.agents:

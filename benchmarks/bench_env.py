@@ -21,6 +21,7 @@ from functools import partial
 
 import smear_env
 from smear_env.game import Game
+from training.cli import ArgumentParser, int_at_least, number_in
 
 
 def engine_run(preset: str, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -93,11 +94,15 @@ def interleaved_rates(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--slices", type=int, default=10, help="turns each run takes within a repeat")
-    parser.add_argument("--presets", nargs="*", default=smear_env.list_smear_presets())
+    parser = ArgumentParser(
+        prog="benchmarks/bench_env.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=number_in(0, low_open=True), default=2.0, help="seconds per run")
+    parser.add_argument("--repeats", type=int_at_least(1), default=3)
+    parser.add_argument("--slices", type=int_at_least(1), default=10, help="turns each run takes within a repeat")
+    parser.add_argument(
+        "--presets", nargs="+", choices=smear_env.list_smear_presets(), default=smear_env.list_smear_presets()
+    )
     args = parser.parse_args(argv)
     try:
         import pyspiel  # noqa: F401

@@ -2,17 +2,21 @@
 
 * :func:`env` / :func:`raw_env`: the AEC environment of a preset by name.
 * :func:`list_presets`: every game name those accept.
+* :func:`replay`: rebuild a game of any of them from its record.
 * :mod:`smear_env.game`: the pure rules engine (no gymnasium/torch import).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from smear_env.actions import NUM_ACTIONS, format_action, parse_action
 from smear_env.cards import format_card, format_cards, parse_card, parse_cards
-from smear_env.game import Deal, Game, replay
+from smear_env.checks import check_names
+from smear_env.game import Deal, Game
 from smear_env.rules import Rules, get_rules, load_rules
 from smear_env.rules import list_presets as list_smear_presets
 
@@ -38,26 +42,45 @@ __all__ = [
 OTHER_GAMES: dict[str, str] = {}  # game name -> module with env/raw_env, for games beside Smear
 OTHER_GAMES["bohemian_schneider"] = "smear_env.schneider.aec"
 
+#: game name in a record (``record["game"]``) -> engine module whose ``replay`` rebuilds it
+ENGINES = {"smear": "smear_env.game", "bohemian_schneider": "smear_env.schneider.game"}
+
 
 def list_presets() -> list[str]:
     """Every name ``env(preset=...)`` accepts: the Smear presets, then other games."""
     return list_smear_presets() + sorted(OTHER_GAMES)
 
 
-def _module_for(preset: str) -> Any:
-    import importlib
-
-    return importlib.import_module(OTHER_GAMES.get(preset, "smear_env.aec"))
-
-
-def raw_env(preset: str = "ten_point", **kwargs: Any) -> Any:
-    """The unwrapped AEC env of a preset (see :mod:`smear_env.aec`)."""
-    return _module_for(preset).raw_env(preset=preset, **kwargs)
+def _module_for(preset: str | None, rules: Any) -> Any:
+    """The env module of ``preset``, or of the game ``rules`` belong to when no preset is named."""
+    if preset is None:
+        preset = getattr(rules, "name", None)
+    if not isinstance(preset, str | None):
+        raise ValueError(f"preset {preset!r} is not a name: expected one of {', '.join(list_presets())}")
+    return importlib.import_module(OTHER_GAMES.get(preset or "", "smear_env.aec"))
 
 
-def env(preset: str = "ten_point", **kwargs: Any) -> Any:
-    """The AEC env of a preset, with PettingZoo's order-enforcing wrapper."""
-    return _module_for(preset).env(preset=preset, **kwargs)
+def raw_env(preset: str | None = None, **kwargs: Any) -> Any:
+    """The unwrapped AEC env of a preset (default ``ten_point``), or of ``rules=`` (see :mod:`smear_env.aec`)."""
+    return _module_for(preset, kwargs.get("rules")).raw_env(preset=preset, **kwargs)
+
+
+def env(preset: str | None = None, **kwargs: Any) -> Any:
+    """The AEC env of a preset (default ``ten_point``), or of ``rules=``; it checks the call order itself."""
+    return _module_for(preset, kwargs.get("rules")).env(preset=preset, **kwargs)
+
+
+def replay(record: dict[str, Any]) -> Any:
+    """Rebuild a game of any engine here (Smear, Bohemian Schneider) from its ``record()``.
+
+    ``ValueError`` for anything that is not such a record, saying what is wrong.
+    """
+    if not isinstance(record, Mapping):
+        raise ValueError(f"record is a {type(record).__name__}, not a dict: expected what Game.record() returns")
+    if "game" not in record:
+        raise ValueError(f"record has no 'game': expected one of {', '.join(map(repr, ENGINES))}")
+    check_names([record["game"]], list(ENGINES), "record game")
+    return importlib.import_module(ENGINES[record["game"]]).replay(record)
 
 
 def register_envs() -> list[str]:

@@ -1,6 +1,8 @@
 """PettingZoo AEC environment over the Smear rules engine.
 
-``smear_env.env(preset="ten_point", render_mode=None, reward="match", **rule_overrides)``
+``smear_env.env(preset="ten_point", render_mode=None, reward="match", **rule_overrides)``, or
+``smear_env.env(rules=get_rules("minnesota", target_score=21))`` for house rules (``preset``
+may then be left out or must name the rules' own preset).
 
 Agents are ``player_0`` .. ``player_{N-1}`` by seat, clockwise; ``player_0``
 deals the first hand unless ``reset(options={"dealer": k})`` says otherwise.
@@ -27,14 +29,18 @@ Illegal actions
 ``illegal_action="raise"`` (default) raises ``ValueError`` naming the action and the
 legal moves, and leaves the env as it was. ``illegal_action="penalize"`` gives
 PettingZoo's terminate-with-penalty behaviour: the offender gets
-``illegal_penalty`` (default -1), the others 0, and the episode ends.
+``illegal_penalty`` (default -1, any finite number), the others 0, and the episode
+ends. An action that is not an int (``True``, ``1.0``, ``"3"``, ``None``) is never
+played as a move: it is illegal like any other (numpy integers are ints here).
 
-The env checks the call order itself (see :mod:`smear_env.card_env`).
+The env checks the call order and every argument itself (see :mod:`smear_env.card_env`).
 
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive hands).
+starts from a fixed deal (``options["deals"]`` takes a list for successive hands); every
+deal is checked against the rules before the episode starts. Option names other than
+``deal``, ``deals``, ``dealer`` and ``scores`` are refused.
 """
 
 from __future__ import annotations
@@ -63,7 +69,7 @@ class raw_env(CardGameEnv):
 
     def __init__(
         self,
-        preset: str = "ten_point",
+        preset: str | None = None,
         render_mode: str | None = None,
         reward: str = "match",
         illegal_action: str = "raise",
@@ -71,7 +77,7 @@ class raw_env(CardGameEnv):
         rules: Rules | None = None,
         **rule_overrides: Any,
     ) -> None:
-        self.rules = rules.replace(**rule_overrides) if rules is not None else get_rules(preset, **rule_overrides)
+        self.rules = _rules_for(preset, rules, rule_overrides)
         self._observer = IncrementalObserver(self.rules.num_players)
         super().__init__(
             self.rules.num_players,
@@ -85,9 +91,11 @@ class raw_env(CardGameEnv):
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
-        self._observer.forget()
-        return Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals)
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: Any) -> Game:
+        starting = {} if scores is None else {"scores": scores}  # the engine's starting scores, where given
+        game = Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals, **starting)
+        self._observer.forget()  # only once the new game stands: a refused reset changes nothing
+        return game
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
         return deal if isinstance(deal, Deal) else Deal.from_dict(deal)
@@ -108,6 +116,23 @@ class raw_env(CardGameEnv):
             result = game.hand_results[-1]
             return [result.hand_reward(s) for s in range(game.num_players)]
         return game.rewards()
+
+
+def _rules_for(preset: str | None, rules: Rules | None, overrides: dict[str, Any]) -> Rules:
+    """The env's rules: a preset with overrides, or given rules (with overrides) whose preset agrees with ``preset``."""
+    if rules is None:
+        return get_rules("ten_point" if preset is None else preset, **overrides)
+    if not isinstance(rules, Rules):
+        raise ValueError(
+            f"rules {rules!r} are not Smear rules: expected a smear_env.Rules (get_rules, load_rules); "
+            "a preset by name goes in preset="
+        )
+    if preset is not None and preset != rules.name:
+        raise ValueError(
+            f"preset {preset!r} and rules of preset {rules.name!r} disagree: give the rules alone, "
+            "or the preset with its rule options as keywords"
+        )
+    return rules.replace(**overrides)
 
 
 def env(**kwargs: Any) -> raw_env:

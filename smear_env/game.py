@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_env import actions as A
-from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards, shuffle
+from smear_env.cards import JOKERS_MASK, card_ids, cards_of, format_cards, mask_of, parse_cards, parse_deal, shuffle
+from smear_env.checks import as_int
+from smear_env.records import replay_record
 from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.scoring import HandResult, score_hand
 from smear_env.trump import TrumpTable, trick_winner, trump_table
@@ -60,7 +62,9 @@ class Deal:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
-        return cls.parse(data["hands"], data.get("kitty", ""), data.get("stock", ""))
+        """A deal from :meth:`to_dict` form; ``ValueError`` naming a missing or malformed part."""
+        hands, piles = parse_deal(data, ("kitty", "stock"))
+        return cls(hands, piles["kitty"], piles["stock"])
 
 
 class Game:
@@ -81,9 +85,11 @@ class Game:
         self.single_hand = single_hand  # the match ends after one scored hand
         self._seed = seed
         self._rng = random.Random(seed)
-        self._deal_queue: list[Deal] = list(deals or [])
-        if not 0 <= dealer < self.num_players:
-            raise ValueError(f"dealer {dealer!r} is not a seat: expected 0..{self.num_players - 1}")
+        if deals is not None and not isinstance(deals, list | tuple):
+            raise ValueError(f"deals {deals!r} is not a list: expected a list of Deal, one per hand")
+        # every given deal is checked (and copied) now, so a bad one fails before any hand is played
+        self._deal_queue = [self._checked_deal(d, k, len(deals)) for k, d in enumerate(deals)] if deals else []
+        dealer = as_int(dealer, "dealer", 0, self.num_players - 1)  # a seat: not 1.5, "2" or True
         self.first_dealer = dealer
         self.dealer = dealer
         self.scores = [0] * self.rules.num_teams
@@ -100,26 +106,43 @@ class Game:
         deck = list(self.rules.deck)
         shuffle(deck, self._rng)  # always, so a replay from explicit deals leaves the RNG where it was
         if self._deal_queue:
-            deal = self._deal_queue.pop(0)
-            self._check_deal(deal)
-            return deal
+            return self._deal_queue.pop(0)
         r, n = self.rules, self.num_players
         hands = [deck[i * r.hand_size : (i + 1) * r.hand_size] for i in range(n)]
         dealt = n * r.hand_size
         return Deal(hands, deck[dealt : dealt + r.kitty_size], deck[dealt + r.kitty_size :])
 
-    def _check_deal(self, deal: Deal) -> None:
+    def _checked_deal(self, deal: Deal, index: int, count: int) -> Deal:
+        """A copy of deal ``index`` of ``count`` given, if it fits these rules; else ``ValueError`` saying why."""
+        which = "deal" if count == 1 else f"deal {index + 1} of {count}"
+        if not isinstance(deal, Deal):
+            raise ValueError(f"{which} is a {type(deal).__name__}: expected a Deal")
         r = self.rules
-        if len(deal.hands) != self.num_players or any(len(h) != r.hand_size for h in deal.hands):
-            sizes = [len(h) for h in deal.hands]
-            raise ValueError(f"deal has hands of sizes {sizes}: expected {self.num_players} hands of {r.hand_size}")
-        if len(deal.kitty) != r.kitty_size:
-            raise ValueError(f"deal has a kitty of {len(deal.kitty)} cards: expected {r.kitty_size}")
-        cards = [c for h in deal.hands for c in h] + deal.kitty + deal.stock
-        if len(set(cards)) != len(cards) or not set(cards) <= set(r.deck):
-            raise ValueError("deal repeats a card or holds a card that is not in this deck")
-        if r.stock_use != "none" and sorted(cards) != sorted(r.deck):
-            raise ValueError(f"deal must place every card of the deck ({len(r.deck)}); the stock is in use")
+        try:
+            if isinstance(deal.hands, str) or not isinstance(deal.hands, list | tuple):
+                raise ValueError(f"hands {deal.hands!r} is not a list: expected one card list per seat")
+            hands = [card_ids(h, f"hand {seat}") for seat, h in enumerate(deal.hands)]
+            copy_ = Deal(hands, card_ids(deal.kitty, "kitty"), card_ids(deal.stock, "stock"))
+        except ValueError as err:
+            raise ValueError(f"{which}: {err}") from None
+        if len(hands) != self.num_players or any(len(h) != r.hand_size for h in hands):
+            sizes = [len(h) for h in hands]
+            raise ValueError(f"{which} has hands of sizes {sizes}: expected {self.num_players} hands of {r.hand_size}")
+        if len(copy_.kitty) != r.kitty_size:
+            raise ValueError(f"{which} has a kitty of {len(copy_.kitty)} cards: expected {r.kitty_size}")
+        cards = [c for h in hands for c in h] + copy_.kitty + copy_.stock
+        repeated = sorted({c for c in cards if cards.count(c) > 1})
+        if repeated:
+            raise ValueError(f"{which} places {format_cards(repeated)} twice: expected each card once")
+        foreign = [c for c in cards if c not in r.deck]
+        if foreign:
+            raise ValueError(f"{which} holds {format_cards(foreign)}, not in this {len(r.deck)}-card deck")
+        if r.stock_use != "none" and len(cards) != len(r.deck):
+            missing = format_cards(sorted(set(r.deck) - set(cards)))
+            raise ValueError(
+                f"{which} must place every card of the deck ({len(r.deck)}), the stock is in use; missing: {missing}"
+            )
+        return copy_
 
     def _start_hand(self) -> None:
         r = self.rules
@@ -461,18 +484,13 @@ class Game:
 
 
 def replay(record: dict[str, Any]) -> Game:
-    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves."""
-    if record.get("game") != "smear":
-        raise ValueError(f"record is for game {record.get('game')!r}, not 'smear'")
-    if record.get("engine_version") != ENGINE_VERSION:
-        raise ValueError(f"record is from engine version {record.get('engine_version')}, this is {ENGINE_VERSION}")
-    game = Game(
-        rules_from_dict(record["rules"]),
-        seed=record.get("seed"),
-        dealer=record["first_dealer"],
-        single_hand=record["single_hand"],
-        deals=[Deal.from_dict(d) for d in record["deals"]],
+    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves.
+
+    A record that is not a dict, lacks a field, holds a value of the wrong type, is
+    for another game or engine version, or whose moves are not legal in turn raises
+    ``ValueError`` saying which part is wrong.
+    """
+    return replay_record(
+        record, "smear", ENGINE_VERSION, "single_hand", Deal.from_dict, rules_from_dict,
+        lambda rules, seed, dealer, single, deals: Game(rules, seed, dealer=dealer, single_hand=single, deals=deals),
     )
-    for move in record["moves"]:
-        game.apply_move(move)
-    return game

@@ -27,9 +27,11 @@ when the teacher stops at its sample count rather than its time budget
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,7 @@ from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
+from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed
 
 
@@ -79,8 +82,28 @@ class Labels:
 
     @classmethod
     def load(cls, path: str | Path) -> Labels:
-        with np.load(path) as data:
-            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        """Labels saved by :meth:`save`: plain arrays only (``allow_pickle=False``: loading runs no code).
+
+        ``ValueError`` when an array is missing, of another kind or of another length.
+        """
+        with np.load(path, allow_pickle=False) as data:
+            missing = [name for name in cls.__dataclass_fields__ if name not in data.files]
+            if missing:
+                raise ValueError(f"it has no {missing[0]!r} array")
+            labels = cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        labels._check()
+        return labels
+
+    def _check(self) -> None:
+        kinds = {"obs": ("f", 2), "masks": ("b", 2), "values": ("f", 2), "student": ("b", 1), "match": ("iu", 1)}
+        for name, (kind, dims) in kinds.items():
+            array = getattr(self, name)
+            if array.dtype.kind not in kind or array.ndim != dims:
+                raise ValueError(f"its {name!r} is a {array.ndim}-d {array.dtype} array, not what save() writes")
+            if len(array) != len(self.obs):
+                raise ValueError(f"its {name!r} has {len(array)} rows, its 'obs' {len(self.obs)}")
+        if self.masks.shape != self.values.shape:
+            raise ValueError(f"its masks are {self.masks.shape} but its values {self.values.shape}")
 
     def take(self, rows: np.ndarray) -> Labels:
         """The decisions at ``rows`` (a boolean mask or indices)."""
@@ -215,9 +238,10 @@ class FitConfig:
         }  # fmt: skip
         expected = {"lr": "above 0", "minibatch": "at least 1", "holdout": "from 0 up to, not including, 1"}
         for name, ok in checks.items():
-            if not ok:
-                wanted = expected.get(name, "0 or more")
-                raise ValueError(f"fit option {name} = {getattr(self, name)!r}: expected {wanted}")
+            value = getattr(self, name)
+            if not ok or not math.isfinite(value):
+                wanted = expected.get(name, "0 or more") + ("" if math.isfinite(value) else ", and finite")
+                raise ValueError(f"fit option {name} = {value!r}: expected {wanted}")
 
 
 def teacher_targets(values: np.ndarray, temperature: float) -> np.ndarray:
@@ -341,7 +365,7 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
+    p = ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
@@ -349,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", nargs="+", help="labels.npz files of earlier runs to fit on (no labelling)")
     p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
-    p.add_argument("--workers", type=int, default=None, help="labelling processes (default: every core)")
+    p.add_argument("--workers", type=int_at_least(1), default=None, help="labelling processes (default: every core)")
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
     return p
@@ -361,7 +385,7 @@ def load_labels(paths: list[str]) -> Labels:
     for path in paths:
         try:
             labels = Labels.load(path)
-        except (OSError, KeyError, ValueError) as err:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
             raise ValueError(f"{path!r} is not a labels file written by training.distill: {err}") from None
         labels.match = labels.match + offset
         offset = int(labels.match.max()) + 1 if len(labels.match) else offset
@@ -383,9 +407,10 @@ def _check_labels_fit(labels: Labels, data: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> None:
     import os
 
-    args = build_parser().parse_args(argv)
-    out = Path(args.out)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
+        out = check_output_folder(args.out, "--out folder")
         data = load_checkpoint(args.student)
         rules = checkpoint_rules(data)
         fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
@@ -398,7 +423,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     out.mkdir(parents=True, exist_ok=True)
     if labels is None:
         started = time.perf_counter()
@@ -413,10 +438,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         report = fit(net, labels, fit_config, args.seed)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
     # the training state, and the starting agent's own evaluation, which no longer describes this one
-    training_state = ("format", "format_version", "model", "optimizer", "pool", "state", "evaluation")
+    training_state = ("format", "format_version", "model", "optimizer", "pool", "training_state", "state", "evaluation")
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}

@@ -57,6 +57,8 @@ import smear_env
 from agents.base import Agent
 from agents.registry import make_agent
 from smear_env.actions import MOON_BID
+from smear_env.checks import as_int
+from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.stats import Estimate, RunningMean, mean_interval, win_rate
 
 A, B = 0, 1  # roles in a lineup: lineup[seat] is A or B
@@ -581,10 +583,9 @@ def evaluate(
     """
     overrides = dict(rule_overrides or {})
     check_setup([agent_a, agent_b], preset, matches, overrides)
-    if max_hands < 1:
-        raise ValueError(f"max_hands must be at least 1, got {max_hands}")
+    max_hands = as_int(max_hands, "max_hands", 1)
     config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides)
-    workers = (os.cpu_count() or 1) if workers is None else workers
+    workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
     chunks = _chunks(matches // 2, workers)
     start = time.perf_counter()
     results = sorted(_run_chunks(config, chunks, min(workers, len(chunks)), progress), key=lambda r: r[0])
@@ -636,7 +637,7 @@ def parse_rule(text: str) -> tuple[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m training.evaluate",
         description="Duplicate-format evaluation of two agents, or a rating ladder of several.",
         epilog=__doc__.split("Examples::", 1)[1],
@@ -649,8 +650,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--preset", default="ten_point", help="game preset (smear_env.list_presets())")
     parser.add_argument("--matches", type=int, default=200, help="games per evaluation (per pair in a ladder); even")
     parser.add_argument("--seed", type=int, default=0, help="base seed of deals and agents")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
-    parser.add_argument("--max-hands", type=int, default=200, help="deals after which a game is stopped as a draw")
+    parser.add_argument("--workers", type=int_at_least(1), default=None, help="processes (default: every core)")
+    parser.add_argument(
+        "--max-hands", type=int_at_least(1), default=200, help="deals after which a game is stopped as a draw"
+    )
     parser.add_argument("--rule", type=parse_rule, action="append", default=[], help="rule override key=value")
     parser.add_argument("--json", type=Path, help="write the full result as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -671,6 +674,8 @@ def main(argv: list[str] | None = None) -> None:
         "progress": not args.no_progress,
     }
     try:
+        if args.json:  # before playing: an unwritable path would otherwise lose the whole evaluation at its end
+            check_writable_file(args.json, "--json file")
         if args.ladder:
             from training.ladder import play_ladder
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
-from training.evaluate import EvalResult, evaluate
+from training.evaluate import EvalResult, check_setup, evaluate
 
 
 class LadderEntry(NamedTuple):
@@ -86,6 +86,7 @@ def play_ladder(
     """Evaluate every pair of ``agents`` (:func:`training.evaluate.evaluate`) and rate them; see the module doc."""
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise ValueError(f"a ladder needs two or more distinct agents, got {agents}")
+    check_setup(agents, preset, matches_per_pair, dict(rule_overrides or {}))  # every agent, before any pair plays
     pairs = tuple(
         evaluate(a, b, preset, matches_per_pair, seed, workers, max_hands, rule_overrides, progress)
         for a, b in itertools.combinations(agents, 2)

@@ -13,7 +13,6 @@ pool runs of one version, or of versions known to play alike.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import smear_env
+from training.cli import ArgumentParser
 from training.evaluate import EvalResult
 from training.stats import Estimate, mean_interval, win_rate
 
@@ -138,16 +138,19 @@ def load_result(path: Path) -> EvalResult:
     except OSError as err:
         raise ValueError(f"cannot read {path}: {err.strerror}") from err
     try:
-        return EvalResult.from_dict(json.loads(text))
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"it holds a JSON {type(data).__name__}, not an object")
+        return EvalResult.from_dict(data)
     except KeyError as err:
         problem = f"missing field {err}"
-    except (ValueError, TypeError) as err:
+    except (ValueError, TypeError, AttributeError) as err:
         problem = str(err)
     raise ValueError(f"{path}: not an evaluation result written by training.evaluate --json ({problem})")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.pool", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="python -m training.pool", description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="+", type=Path, help="JSON files from training.evaluate --json")
     args = parser.parse_args(argv)
     try:

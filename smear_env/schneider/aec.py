@@ -32,7 +32,10 @@ other agent 0.
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive rounds).
+starts from a fixed deal (``options["deals"]`` takes a list for successive rounds); every
+deal is checked before the episode starts, other option names are refused, and a match
+always starts from 0-0 (``scores`` is refused). Bad input raises ``ValueError`` and changes
+nothing (see :mod:`smear_env.card_env`); ``rules=`` must be a :class:`SchneiderRules`.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ class raw_env(CardGameEnv):
 
     def __init__(
         self,
-        preset: str = GAME_NAME,
+        preset: str | None = None,
         render_mode: str | None = None,
         reward: str = "match",
         illegal_action: str = "raise",
@@ -69,15 +72,22 @@ class raw_env(CardGameEnv):
         rules: SchneiderRules | None = None,
         **rule_overrides: Any,
     ) -> None:
-        if preset != GAME_NAME:
+        if preset is not None and preset != GAME_NAME:
             raise ValueError(f"preset {preset!r} is not played by this env: expected {GAME_NAME!r}")
+        if rules is not None and not isinstance(rules, SchneiderRules):
+            raise ValueError(
+                f"rules {rules!r} are not Bohemian Schneider rules: expected a SchneiderRules "
+                f"(Smear rules go to smear_env.env(rules=...))"
+            )
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
         super().__init__(
             NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: Any) -> Game:
+        if scores is not None:
+            raise ValueError(f"reset option scores {scores!r}: {GAME_NAME} matches always start from 0-0")
         return Game(self.rules, seed=seed, dealer=dealer, single_round=single, deals=deals)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
