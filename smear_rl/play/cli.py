@@ -10,6 +10,7 @@ cards again. Bad options exit with code 2 and a one-line reason.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import secrets
 import sys
 import time
@@ -26,12 +27,18 @@ from smear_rl.play.render import Glyphs, Presenter
 from smear_rl.play.session import Session, bot_seed
 from smear_rl.play.terminal import Reader, TerminalGame
 
+DESCRIPTION = """Play Smear (any preset or house rules) or Bohemian Schneider against bots in the terminal.
+
+  smear-rl play --preset minnesota --seat 0 --bots search,rule,search --seed 3
+
+At your turn type a move (bid 4, trump H, play AS), just a card (AS), or its number
+in the list; hint, score, last, show, save FILE, help and quit do what they say."""
 DEFAULT_DELAY = 0.6  # seconds before each bot move: readable, not slow
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="smear-rl play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="smear-rl play", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument("--preset", help=f"the game: {', '.join(list_presets())} (default ten_point)")
@@ -45,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="change a rule option (repeatable): --set target_score=21 --set follow=strict",
     )
-    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0; seat 1 bids first)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0; seat 0 deals first)")
     parser.add_argument(
         "--bots",
         help="the other seats' players in seat order, comma-separated, or one for all: random, rule, search "
@@ -94,7 +101,10 @@ def build_game(
     """The game the options describe, checked before the first card: ``ValueError`` says what is wrong."""
     args = build_parser().parse_args(argv)
     console = console or Console(highlight=False, no_color=args.no_color)
-    read = read or (lambda prompt: console.input(prompt))
+    if read is None:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and the arrow-key history of entries at the prompt)
+        read = console.input
     kind = load_kind(args.preset, args.rules, dict(parse_override(item) for item in args.set))
     if args.delay < 0:
         raise ValueError(f"--delay {args.delay} is negative: expected seconds >= 0")

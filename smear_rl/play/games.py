@@ -46,6 +46,7 @@ class GameKind(Protocol):
     def last_breakdown(self, game: Any) -> Any: ...
     def agent_rules(self) -> Any: ...
     def target_text(self) -> str: ...
+    def hands_in_match(self) -> int | None: ...
 
 
 class SmearKind:
@@ -93,6 +94,10 @@ class SmearKind:
         r = self.rules
         return f"first to {r.target_score}" if r.match_end == "target" else f"{r.num_hands} hands"
 
+    def hands_in_match(self) -> int | None:
+        """The number of hands when the match has a fixed length, else None (it plays to a target)."""
+        return self.rules.num_hands if self.rules.match_end == "hands" else None
+
 
 class SchneiderKind:
     """Bohemian Schneider: two players, no trumps, rounds instead of bid hands."""
@@ -136,6 +141,9 @@ class SchneiderKind:
 
     def target_text(self) -> str:
         return f"{self.rules.num_rounds} rounds"
+
+    def hands_in_match(self) -> int:
+        return self.rules.num_rounds
 
 
 def parse_override(text: str) -> tuple[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
@@ -23,6 +24,8 @@ from rich.table import Table
 from rich.text import Text
 
 from agents.base import Decision
+from smear_env.cards import format_card, parse_card
+from smear_env.schneider.game import card_above
 from smear_rl.play.breakdown import HandBreakdown, RoundBreakdown, bid_label
 from smear_rl.play.entry import COMMANDS, SUIT_NAMES, ordered_moves
 from smear_rl.play.events import (
@@ -184,17 +187,33 @@ class Presenter:
         trick = view["trick"]
         number = len(view["tricks"]) + 1
         if trick or view["phase"] == "play":
-            grid.add_row(f"trick {number}", self.plays(trick) if trick else Text("you lead", style="dim"))
+            grid.add_row(f"trick {number}", self._trick(trick))
         grid.add_row("your hand", self.hand(view["hand"], view.get("trump")))
-        word = self.kind.hand_word
-        title = (
-            f"{self.kind.name} {self.glyphs.dot} {word} {self._number(view)} {self.glyphs.dot} "
-            f"{self.names[view['dealer']]} dealt"
-        )
+        title = f"{self.kind.name} {self.glyphs.dot} {self._number_text(view)} {self.glyphs.dot} "
+        title += f"{self.names[view['dealer']]} dealt"
         return Panel(grid, title=title, title_align="left", box=self.glyphs.box, expand=False)
+
+    def _trick(self, trick: Sequence[tuple[int, str]]) -> Text:
+        """The cards on the table; in Schneider, which card alone would beat the lead."""
+        if not trick:
+            return Text("you lead", style="dim")
+        shown = self.plays(trick)
+        if not isinstance(self.kind, SmearKind):
+            above = card_above(parse_card(trick[0][1]))
+            if above < 0:
+                shown += Text("   (nothing beats an Ace)", style="dim")
+            else:
+                rank, suit = self.card(format_card(above)).plain[:-1], SUIT_NAMES[trick[0][1][-1]]
+                shown += Text(f"   (only the {rank} of {suit} beats it)", style="dim")  # a rule, not a card's place
+        return shown
 
     def _number(self, view: dict[str, Any]) -> int:
         return view.get("hands_played", view.get("rounds_played", 0)) + 1
+
+    def _number_text(self, view: dict[str, Any]) -> str:
+        """``hand 3`` or, in a match of a fixed number of hands, ``hand 3 of 10``."""
+        total = self.kind.hands_in_match()
+        return f"{self.kind.hand_word} {self._number(view)}" + (f" of {total}" if total else "")
 
     def _smear_status(self, grid: Table, view: dict[str, Any], pickups: Sequence[PickedUp]) -> None:
         n = self.kind.num_players
@@ -228,13 +247,14 @@ class Presenter:
             self.name(s) + Text(f" {p}") for s, p in enumerate(view["round_points"])
         )
 
-    def moves(self, view: dict[str, Any]) -> Text:
-        """The numbered legal moves, cards shown with their symbols: ``1 play A♠   2 play 10♥``."""
+    def moves(self, view: dict[str, Any]) -> RenderableType:
+        """The numbered legal moves, cards shown with their symbols (``1 play A♠   2 play 10♥``), never split."""
         actions = ordered_moves(view, self.kind)
-        return Text("   ").join(
+        items = [
             Text(f"{number} ", style="dim") + self.move(self.kind.format_action(action))
             for number, action in enumerate(actions, 1)
-        )
+        ]
+        return Columns(items, padding=(0, 3))
 
     def prompt_line(self, view: dict[str, Any]) -> Text:
         """Whose turn it is and what the phase asks for."""
@@ -398,26 +418,32 @@ class Presenter:
         legal = view["legal_moves"]
         example = legal[-1]
         card = example.partition(" ")[2] if example.split()[0] in ("play", "discard", "call") else ""
-        lines = [
-            Text(f"Answer with a move from the list: its number (1 to {len(legal)}), the move in notation"),
-            Text(f"({example}), or just the card ({card}) to play, discard or call it as the phase implies.")
-            if card
-            else Text(f"({example}); while naming trump a suit letter or symbol will do."),
-            Text("Cards are rank then suit: A K Q J 10 (or T) 9 .. 2, suits C D H S or their symbols; jokers JK, JK2."),
+        how = f"Answer with a move from the list: its number (1 to {len(legal)}), the move in notation ({example})"
+        how += f", or just the card ({card}) to play, discard or call it as the phase implies." if card else "."
+        paragraphs = [
+            how,
+            "Cards are rank then suit: A K Q J 10 (or T) 9 .. 2 and C D H S or their symbols; jokers JK and JK2."
+            " To name trump a suit will do (H, hearts).",
         ]
+        if not isinstance(self.kind, SmearKind):
+            paragraphs.append(
+                "Bohemian Schneider: no trumps and no need to follow; the second card wins the trick only if it is"
+                " the card one rank above the led card in its suit (9 on 8, A on K)."
+            )
         if view["phase"] == "discard" and isinstance(self.kind, SmearKind):
-            lines.append(Text("Discarding: several cards at once (discard C1 C2 ..., or just C1 C2 ...), or the cards"))
-            lines.append(Text(f"to play with (keep C1 .. C{self.kind.rules.play_hand_size}); the rest are discarded."))
+            paragraphs.append(
+                "Discarding: several cards at once (discard C1 C2 ..., or just C1 C2 ...), or name the"
+                f" {self.kind.rules.play_hand_size} cards to play with (keep C1 C2 ...) and the rest are discarded."
+            )
         table = Table(box=None, show_header=False, padding=(0, 2, 0, 2))
         for command, text in COMMANDS.items():
             table.add_row(command, text)
-        return Group(*lines, Text("Commands:"), table)
+        return Group(*(Text(p) for p in paragraphs), Text("Commands:"), table)
 
     def score(self, view: dict[str, Any]) -> RenderableType:
         """The match score, and this hand's bid and tricks so far."""
         lines = [Text("Score: ") + self.scores(view["scores"]) + Text(f"   ({self.kind.target_text()})", style="dim")]
-        word = self.kind.hand_word
-        lines.append(Text(f"{word.capitalize()} {self._number(view)}, {len(view['tricks'])} tricks played"))
+        lines.append(Text(f"{self._number_text(view).capitalize()}, {len(view['tricks'])} tricks played"))
         if isinstance(self.kind, SmearKind) and view["bidder"] >= 0 and view["phase"] != "bid":
             lines.append(Text.assemble(f"Bid {self._high_bid(view)} by ", self.name(view["bidder"])))
         if isinstance(self.kind, SmearKind) and view["tricks"]:
