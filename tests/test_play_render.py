@@ -11,6 +11,7 @@ from agents.base import Decision
 from agents.registry import make_agent
 from smear_env import actions as A
 from smear_env.game import Game
+from smear_env.scoring import HandResult
 from smear_rl import cli
 from smear_rl.play.breakdown import hand_breakdown
 from smear_rl.play.events import Bid, Discarded, PickedUp, Played, TrickWon, TrumpNamed
@@ -113,3 +114,14 @@ def test_help_lists_every_command_and_the_play_subcommand_is_listed(capsys: pyte
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["play", "--help"])
     assert exit_info.value.code == 0 and "--hint-bot" in capsys.readouterr().out
+
+
+def test_a_category_nobody_took_says_why() -> None:
+    rules = load_kind("ten_point").rules
+    result = HandResult(
+        2, 6, 3, [0, 1, 0, 1], {"high": 0, "jack": 1}, {0: 1, 1: 1}, {0: 20, 1: 20}, False, {0: 1, 1: -6}
+    )
+    text = text_of(presenter(seat=0).breakdown(hand_breakdown(result, rules, 3, [1, -6])), width=120)
+    assert "Hand 3: Seat 2 bid 6, ♠ trump, and was set" in text
+    assert "Low (not in play)" in text and "Game (tied: nobody)" in text
+    assert "-6" in text.split("score change")[1].splitlines()[0]

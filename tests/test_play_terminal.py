@@ -323,6 +323,12 @@ def test_max_hands_stops_and_offers_the_record(tmp_path: Path) -> None:
     assert json.loads(path.read_text())["moves"] == json.loads(json.dumps(game.session.record()))["moves"]
 
 
+def test_no_at_the_save_prompt_saves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    play(["--preset", "pitch_smudge", "--bots", "rule", "--seed", "2", "--max-hands", "1"], save_answer="no")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bots_move_one_at_a_time_after_the_delay() -> None:
     output = WatchedOutput()
     console = Console(file=output, width=120, color_system=None, force_terminal=False)

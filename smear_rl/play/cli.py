@@ -104,7 +104,7 @@ def build_game(
     if read is None:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and the arrow-key history of entries at the prompt)
-        read = console.input
+        read = input  # the plain prompt goes to input() itself, so readline can redraw it
     kind = load_kind(args.preset, args.rules, dict(parse_override(item) for item in args.set))
     if args.delay < 0:
         raise ValueError(f"--delay {args.delay} is negative: expected seconds >= 0")

@@ -369,7 +369,7 @@ class Presenter:
             cells = [check if category.side == side.side else "" for side in b.sides]
             label = Text(category.label)
             if category.side is None:
-                label += Text(f" ({category.note}: nobody)", style="dim")
+                label += Text(" (tied: nobody)" if category.note == "tie" else f" ({category.note})", style="dim")
             table.add_row(label, str(category.points), *cells)
         table.add_section()
         table.add_row("card points", "", *[str(side.card_points) for side in b.sides])

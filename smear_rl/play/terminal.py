@@ -66,12 +66,20 @@ class TerminalGame:
                 if self.session.my_turn:
                     self.person_turn()
                 else:
-                    self.sleep(self.delay)
-                    self.show(self.session.bot_turn())
+                    self.show(self.bot_turn())
         except KeyboardInterrupt:
             self.quit = True
             self.console.print()
         self.finish()
+
+    def bot_turn(self) -> list[Event]:
+        """The bot on turn moves after the delay, with a spinner naming it meanwhile (terminals only)."""
+        seat = self.session.game.current_player
+        ascii_only = self.presenter.glyphs.ascii
+        waiting = self.presenter.name(seat) + Text(" is thinking" + ("..." if ascii_only else "…"))
+        with self.console.status(waiting, spinner="line" if ascii_only else "dots"):
+            self.sleep(self.delay)
+            return self.session.bot_turn()
 
     def _hands_done(self) -> bool:
         return self.max_hands is not None and self.session.hands_played >= self.max_hands
