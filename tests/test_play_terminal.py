@@ -397,3 +397,11 @@ def test_house_rules_file_and_overrides(tmp_path: Path) -> None:
     r = game.session.kind.rules
     assert (r.name, r.target_score, r.follow) == ("minnesota", 5, "strict")
     assert game.hint_name == "search" and game.session.specs == ["human", "search", "search", "search"]
+
+
+def test_a_house_rule_file_for_bohemian_schneider(tmp_path: Path) -> None:
+    rules = tmp_path / "schneider.toml"
+    rules.write_text('preset = "bohemian_schneider"\nnum_rounds = 4\n')
+    game = build_game(["--rules", str(rules), "--delay", "0"], read=lambda p: "quit")
+    assert game.session.kind.rules.num_rounds == 4 and game.session.specs == ["human", "rule"]
+    assert game.hint_name == "rule"

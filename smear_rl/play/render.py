@@ -134,7 +134,7 @@ class Presenter:
         rules = self.kind.rules if isinstance(self.kind, SmearKind) else None
         parts = []
         for group in hand_groups(cards, rules, trump):
-            label = Text("jokers" if group.suit is None else self.glyphs.suit(group.suit) or "")
+            label = Text("jokers" if group.suit is None else self.glyphs.suit(group.suit))
             if group.suit is not None:
                 label.stylize(SUIT_STYLES[group.suit])
             if group.trump:
@@ -156,7 +156,8 @@ class Presenter:
     # ------------------------------------------------------------------ the table
     def seating(self, seed: int) -> RenderableType:
         """Who sits where, the rules and the seed: shown once before the first deal."""
-        table = Table(box=self.glyphs.box, title=f"{self.kind.name} {self.glyphs.dot} {self.kind.target_text()}")
+        title = Text(f"{self.kind.name} {self.glyphs.dot} {self.kind.target_text()}", style="bold")
+        table = Table(box=self.glyphs.box)
         table.add_column("seat", justify="right")
         table.add_column("player")
         teams = self.kind.num_teams < self.kind.num_players
@@ -171,7 +172,7 @@ class Presenter:
                 row.append(Text(f"{label} (with {mates})"))
             table.add_row(*row)
         note = Text(f"seed {seed}: the same seed, seat and bots deal the same cards again. Type help for commands.")
-        return Group(table, Padding(note, (0, 0, 1, 0)))
+        return Group(title, table, Padding(note, (0, 0, 1, 0)))
 
     def status(self, view: dict[str, Any], pickups: Sequence[PickedUp] = ()) -> RenderableType:
         """The table as the person sees it when on turn: scores, bids, trump, the trick, the hand."""

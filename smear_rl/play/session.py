@@ -115,7 +115,7 @@ class Session:
         return bot.decide(self.view)
 
     def record(self) -> dict[str, Any]:
-        """The game record so far (``smear_env.replay`` rebuilds it), naming each seat's player."""
+        """The game record so far (``games.replay_record`` rebuilds it), naming each seat's player."""
         return {**self.game.record(), "players": list(self.specs)}
 
     # ------------------------------------------------------------------ moves
