@@ -22,6 +22,13 @@ Rewards
   gets the change of its side's match score (points taken, or minus the bid when
   set) minus the largest change among the other sides.
 
+Step limit
+----------
+``max_hands=N`` truncates an episode once ``N`` deals are done (deals thrown in
+after an all-pass or a misdeal count too) and it is still going: every agent gets
+``truncations[agent] = True`` and a reward of 0, PettingZoo-style. Random players
+may never finish a match; this bounds it. ``None`` (default): no limit.
+
 Illegal actions
 ---------------
 ``illegal_action="raise"`` (default) raises ``ValueError`` naming the action and the
@@ -69,6 +76,7 @@ class raw_env(CardGameEnv):
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         rules: Rules | None = None,
+        max_hands: int | None = None,
         **rule_overrides: Any,
     ) -> None:
         self.rules = rules.replace(**rule_overrides) if rules is not None else get_rules(preset, **rule_overrides)
@@ -82,6 +90,7 @@ class raw_env(CardGameEnv):
             reward,
             illegal_action,
             illegal_penalty,
+            max_hands,
         )
         self.game: Game | None = None
 

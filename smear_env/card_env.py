@@ -26,6 +26,7 @@ class CardGameEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "card_game", "is_parallelizable": False}
     reward_modes: tuple[str, str] = ("match", "hand")  # (whole match, one hand/round per episode)
+    reward_aliases: dict[str, str] = {}  # other names of the reward modes, so every game accepts "match" and "hand"
     format_action: Callable[[int], str]
     parse_action: Callable[[str], int]
 
@@ -39,18 +40,24 @@ class CardGameEnv(AECEnv):
         reward: str,
         illegal_action: str,
         illegal_penalty: float,
+        max_hands: int | None = None,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode {render_mode!r} is not supported: expected None, 'ansi' or 'human'")
+        reward = self.reward_aliases.get(reward, reward)
         if reward not in self.reward_modes:
-            raise ValueError(f"reward {reward!r} is not supported: expected one of {self.reward_modes}")
+            names = (*self.reward_modes, *self.reward_aliases)
+            raise ValueError(f"reward {reward!r} is not supported: expected one of {names}")
+        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
+            raise ValueError(f"max_hands {max_hands!r} is not supported: expected None or a whole number >= 1")
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action {illegal_action!r} is not supported: expected 'raise' or 'penalize'")
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
+        self.max_hands = max_hands  # deals (thrown-in ones too) after which an episode is truncated; None: no limit
         self.num_actions = num_actions
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -148,6 +155,8 @@ class CardGameEnv(AECEnv):
                 self.rewards[a] = value
                 self.terminations[a] = True
             self._accumulate_rewards()
+        elif self.max_hands is not None and len(game.deals) > self.max_hands:
+            self._truncate()
         else:  # rewards stay 0 until the episode ends: no need to clear and accumulate them
             self._cumulative_rewards[agent] = 0.0
             self.agent_selection = self.possible_agents[game.current_player]
@@ -180,6 +189,13 @@ class CardGameEnv(AECEnv):
             self._skip_agent_selection = None
         for a in self.rewards:
             self.rewards[a] = 0.0
+
+    def _truncate(self) -> None:
+        """End the episode for everyone after ``max_hands`` deals, PettingZoo-style: no rewards, truncations set."""
+        self._clear_rewards()
+        for a in self.agents:
+            self.truncations[a] = True
+        self._accumulate_rewards()
 
     def _penalize(self, agent: str) -> None:
         self._clear_rewards()
