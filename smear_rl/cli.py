@@ -15,8 +15,9 @@ from collections.abc import Callable
 #: subcommand -> (module holding ``main(argv)``, extra that installs what it needs or "", one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
-    "evaluate": ("training.evaluate", "", "pit agents against each other in duplicate matches with honest statistics"),
+    "evaluate": ("training.evaluate", "eval", "pit agents against each other in duplicate matches, with intervals"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
+    "bench": ("smear_rl.bench", "", "measure the speed of the env, the engine and the bots on this machine"),
 }
 
 
