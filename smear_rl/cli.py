@@ -17,6 +17,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
     "evaluate": ("training.evaluate", "eval", "pit agents against each other in duplicate matches, with intervals"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
+    "pool": ("training.pool", "eval", "add up evaluation results of one match-up run on several seeds"),
+    "distill": ("training.distill", "train", "teach a trained agent the search bot's card play"),
+    "plot": ("training.plot", "train", "draw a training run's learning curve as a PNG"),
     "bench": ("smear_rl.bench", "", "measure the speed of the env, the engine and the bots on this machine"),
 }
 
