@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -68,7 +69,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--steps", type=int, default=10_000_000, help="training step limit (learner decisions)")
     parser.add_argument("--eval-hands", type=int, default=1000, help="evaluation hands for each player")
     parser.add_argument("--seed", type=int, default=0, help="seeds the network, the training games and the bots")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (small networks: 1 is fastest)")
     args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
 
     env = smear_env.single_agent_env(args.preset, seat=0, opponents=args.opponents, reward="hand")
     small = args.steps < 4096  # a smoke run: one short rollout
