@@ -11,4 +11,4 @@ site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
 step env NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"
 step bash scripts/wheel_smoke.sh
-.venv/bin/python -m pytest tests  # last and unwrapped: its own summary line (with its time) closes the output
+SMEAR_REQUIRE_EXTRAS=1 .venv/bin/python -m pytest tests  # last and unwrapped: its own summary line (with its time) closes the output

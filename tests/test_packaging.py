@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import subprocess
 import sys
 import tomllib
@@ -105,3 +107,11 @@ def test_every_extra_the_commands_and_docs_name_exists() -> None:
     assert {extra for _, extra, _ in cli.COMMANDS.values() if extra} <= set(extras)
     for name in ("rllib", "sb3", "torchrl"):
         assert any(d.startswith("torch>=") for d in extras[name]), name  # torch from the constraints, not a CUDA pull
+
+
+def test_ci_has_every_extra_the_recipe_tests_need() -> None:
+    """scripts/test.sh sets SMEAR_REQUIRE_EXTRAS: there the recipe tests must run, not skip for a missing extra."""
+    if not os.environ.get("SMEAR_REQUIRE_EXTRAS"):
+        pytest.skip("only where scripts/test.sh installed the extras")
+    for module in ("sb3_contrib", "ray.rllib", "torchrl", "mkdocs", "mkdocstrings", "torch", "openskill"):
+        importlib.import_module(module)
