@@ -95,7 +95,7 @@ class SingleAgentEnv(gym.Env):
         self.aec.reset(seed=int(self.np_random.integers(SEED_BOUND)), options=options)
         for bot in self.opponents.values():
             bot.reset(int(self.np_random.integers(SEED_BOUND)))
-        reward, over = self._play_opponents()
+        _, over = self._play_opponents()
         if over:  # every game here gives each seat a move before it can end; kept as a guard
             raise RuntimeError(f"the episode ended before {self.agent} had a move")
         return self._observe()
