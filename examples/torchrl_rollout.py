@@ -57,9 +57,10 @@ class MaskedPolicy(nn.Module):
 def policy_module(env: PettingZooWrapper, seed: int) -> TensorDictModule:
     """The shared policy as a TensorDictModule reading and writing the group's keys."""
     generator = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)  # the network's initial weights
     spec = env.full_observation_spec[GROUP, "observation", "observation"]
-    net = MaskedPolicy(spec.shape[-1], env.full_action_spec[GROUP, "action"].space.n, generator)
+    with torch.random.fork_rng():  # the initial weights from the seed, leaving torch's global RNG as it was
+        torch.manual_seed(seed)
+        net = MaskedPolicy(spec.shape[-1], env.full_action_spec[GROUP, "action"].space.n, generator)
     return TensorDictModule(
         net,
         in_keys=[(GROUP, "observation", "observation"), (GROUP, "action_mask"), (GROUP, "mask")],

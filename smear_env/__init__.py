@@ -60,7 +60,7 @@ def raw_env(preset: str = "ten_point", **kwargs: Any) -> Any:
 
 
 def env(preset: str = "ten_point", **kwargs: Any) -> Any:
-    """The AEC env of a preset, with PettingZoo's order-enforcing wrapper."""
+    """The AEC env of a preset; it makes PettingZoo's order checks itself (see :mod:`smear_env.card_env`)."""
     return _module_for(preset).env(preset=preset, **kwargs)
 
 
