@@ -4,7 +4,7 @@ A name is one of :func:`agent_names` for the given game, optionally with keyword
 after a colon, ``"search:samples=48,time_budget=0.5"``: the keyword arguments of the bot's
 constructor beyond the rules and seed (:func:`agent_options` lists them), each value read
 as the type of its default. So two settings of one bot can be compared from the command
-line (``python -m training.evaluate search:samples=48 search``) without writing code.
+line (``smear-rl evaluate search:samples=48 search``) without writing code.
 Anything else that names an existing file is loaded as a trained checkpoint
 (:class:`agents.neural_agent.NeuralAgent`, greedy); a ``sample:`` prefix on the path samples
 from its policy instead.

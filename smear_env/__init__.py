@@ -3,6 +3,8 @@
 * :func:`env` / :func:`raw_env`: the AEC environment of a preset by name.
 * :func:`list_presets`: every game name those accept.
 * :func:`replay`: rebuild a game of any of them from its record.
+* :func:`single_agent_env`: one seat learns against bots, as a ``gymnasium.Env``
+  (:mod:`smear_env.single_agent`).
 * :mod:`smear_env.game`: the pure rules engine (no gymnasium/torch import).
 """
 
@@ -37,6 +39,8 @@ __all__ = [
     "parse_cards",
     "raw_env",
     "replay",
+    "single_agent_env",
+    "SingleAgentEnv",
 ]
 
 OTHER_GAMES: dict[str, str] = {}  # game name -> module with env/raw_env, for games beside Smear
@@ -100,3 +104,19 @@ def register_envs() -> list[str]:
 
 with contextlib.suppress(ImportError):  # registration needs pettingzoo; the engine alone does not
     register_envs()
+
+
+
+_LAZY = {  # name -> module: these import gymnasium, which the engine alone must not
+    "SingleAgentEnv": "smear_env.single_agent",
+    "single_agent_env": "smear_env.single_agent",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``smear_env.single_agent_env`` and ``SingleAgentEnv``, imported on first use."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'smear_env' has no attribute {name!r}")

@@ -24,6 +24,13 @@ Rewards
   gets the change of its side's match score (points taken, or minus the bid when
   set) minus the largest change among the other sides.
 
+Step limit
+----------
+``max_hands=N`` truncates an episode once ``N`` deals are done (deals thrown in
+after an all-pass or a misdeal count too) and it is still going: every agent gets
+``truncations[agent] = True`` and a reward of 0, PettingZoo-style. Random players
+may never finish a match; this bounds it. ``None`` (default): no limit.
+
 Illegal actions
 ---------------
 ``illegal_action="raise"`` (default) raises ``ValueError`` naming the action and the
@@ -75,6 +82,7 @@ class raw_env(CardGameEnv):
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         rules: Rules | None = None,
+        max_hands: int | None = None,
         **rule_overrides: Any,
     ) -> None:
         self.rules = _rules_for(preset, rules, rule_overrides)
@@ -88,6 +96,7 @@ class raw_env(CardGameEnv):
             reward,
             illegal_action,
             illegal_penalty,
+            max_hands,
         )
         self.game: Game | None = None
 

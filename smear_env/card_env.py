@@ -44,6 +44,7 @@ class CardGameEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": "card_game", "is_parallelizable": False}
     reward_modes: tuple[str, str] = ("match", "hand")  # (whole match, one hand/round per episode)
+    reward_aliases: dict[str, str] = {}  # other names of the reward modes, so every game accepts "match" and "hand"
     format_action: Callable[[int], str]
     parse_action: Callable[[str], int]
 
@@ -57,12 +58,16 @@ class CardGameEnv(AECEnv):
         reward: str,
         illegal_action: str,
         illegal_penalty: float,
+        max_hands: int | None = None,
     ) -> None:
         super().__init__()
         self.render_mode = as_choice(render_mode, "render_mode", (None, "ansi", "human"))
-        self.reward_mode = as_choice(reward, "reward", self.reward_modes)
+        reward = self.reward_aliases.get(reward, reward) if isinstance(reward, str) else reward
+        self.reward_mode = as_choice(reward, "reward", (*self.reward_modes, *self.reward_aliases))
         self.illegal_action = as_choice(illegal_action, "illegal_action", ("raise", "penalize"))
         self.illegal_penalty = as_real(illegal_penalty, "illegal_penalty")  # the offender's reward: a real number
+        # deals (thrown-in ones too) after which an episode is truncated; None: no limit
+        self.max_hands = None if max_hands is None else as_int(max_hands, "max_hands", 1)
         self.num_actions = num_actions
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -222,6 +227,8 @@ class CardGameEnv(AECEnv):
                 self.rewards[a] = value
                 self.terminations[a] = True
             self._accumulate_rewards()
+        elif self.max_hands is not None and len(game.deals) > self.max_hands:
+            self._truncate()
         else:  # rewards stay 0 until the episode ends: no need to clear and accumulate them
             self._cumulative_rewards[agent] = 0.0
             self.agent_selection = self.possible_agents[game.current_player]
@@ -254,6 +261,13 @@ class CardGameEnv(AECEnv):
             self._skip_agent_selection = None
         for a in self.rewards:
             self.rewards[a] = 0.0
+
+    def _truncate(self) -> None:
+        """End the episode for everyone after ``max_hands`` deals, PettingZoo-style: no rewards, truncations set."""
+        self._clear_rewards()
+        for a in self.agents:
+            self.truncations[a] = True
+        self._accumulate_rewards()
 
     def _penalize(self, agent: str) -> None:
         self._clear_rewards()

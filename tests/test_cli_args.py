@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from benchmarks import bench_agents, bench_env  # noqa: E402
+from smear_rl import bench  # noqa: E402
 from tests.cli_helpers import assert_refused  # noqa: E402
 from training import distill, evaluate, fit_moon_odds, plot, pool, train  # noqa: E402
 
@@ -54,7 +54,7 @@ def no_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_evaluate_refuses_bad_arguments(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str], no_evaluation: None
 ) -> None:
-    assert_refused(evaluate.main, argv, capsys, r"^python -m training\.evaluate: error: .*" + message)
+    assert_refused(evaluate.main, argv, capsys, r"^smear-rl evaluate: error: .*" + message)
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def configs(tmp_path: Path) -> Path:
     ("argv", "message"),
     [
         (["--config", "{tmp}"], r"training config '.*' is a folder: expected a TOML file"),
-        (["--config", "{tmp}/none.toml"], r"training config file '.*none.toml' does not exist"),
+        (["--config", "{tmp}/none.toml"], r"training config '.*none.toml' is neither a file nor a shipped config"),
         (["--config", "{tmp}/bad.toml"], r"training config file '.*bad.toml' is not valid TOML"),
         (["--config", "{tmp}/binary.toml"], r"is not valid TOML"),
         (["--config", "{tmp}/unknown.toml"], r"unknown field 'lerning_rate'"),
@@ -114,7 +114,7 @@ def test_train_refuses_bad_arguments_and_leaves_no_folder(
 ) -> None:
     before = sorted(configs.iterdir())
     argv = [a.replace("{tmp}", str(configs)) for a in argv]
-    assert_refused(train.main, argv, capsys, r"^python -m training\.train: error: .*" + message)
+    assert_refused(train.main, argv, capsys, r"^smear-rl train: error: .*" + message)
     assert sorted(configs.iterdir()) == before  # no output folder made for a run that never started
 
 
@@ -132,7 +132,7 @@ def test_pool_refuses_unreadable_results(
 ) -> None:
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    prefix = r"^python -m training\.pool: error: .*"
+    prefix = r"^smear-rl pool: error: .*"
     assert_refused(pool.main, [str(tmp_path / "absent.json")], capsys, prefix + message)
     assert_refused(pool.main, [str(tmp_path)], capsys, r"cannot read .*: Is a directory")
 
@@ -154,7 +154,7 @@ def test_distill_refuses_bad_arguments_before_any_work(
 ) -> None:
     (tmp_path / "a_file").write_text("x")
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    assert_refused(distill.main, argv, capsys, r"^python -m training\.distill: error: .*" + message)
+    assert_refused(distill.main, argv, capsys, r"^smear-rl distill: error: .*" + message)
     assert not (tmp_path / "run").exists()
 
 
@@ -180,7 +180,7 @@ def test_plot_refuses_bad_arguments(
     if curve is not None:
         (tmp_path / "curve.csv").write_text(curve)
     argv = [str(tmp_path / "curve.csv"), "-o", str(tmp_path / out), *extra]
-    assert_refused(plot.main, argv, capsys, r"^python -m training\.plot: error: .*" + message)
+    assert_refused(plot.main, argv, capsys, r"^smear-rl plot: error: .*" + message)
     assert not (tmp_path / "c.png").exists()
 
 
@@ -219,7 +219,7 @@ def test_bench_agents_refuses_bad_values_and_unreadable_checkpoints(
 ) -> None:
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    assert_refused(bench_agents.main, argv, capsys, r"^benchmarks/bench_agents\.py: error: .*" + message)
+    assert_refused(bench.agents_main, argv, capsys, r"^smear-rl bench agents: error: .*" + message)
 
 
 @pytest.mark.parametrize(
@@ -235,4 +235,4 @@ def test_bench_agents_refuses_bad_values_and_unreadable_checkpoints(
     ],
 )
 def test_bench_env_refuses_bad_values(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert_refused(bench_env.main, argv, capsys, r"^benchmarks/bench_env\.py: error: " + message)
+    assert_refused(bench.env_main, argv, capsys, r"^smear-rl bench env: error: " + message)

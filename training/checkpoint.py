@@ -29,6 +29,7 @@ from smear_env import actions as A
 from smear_env.game import ENGINE_VERSION
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import Rules, rules_from_dict
+from smear_env.version import code_version
 from training.model import PolicyValueNet
 
 CHECKPOINT_FORMAT = "smear-rl-checkpoint"
@@ -51,7 +52,8 @@ def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    torch.save({"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION, **payload}, tmp)
+    tags = {"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION, "code_version": code_version()}
+    torch.save({**tags, **payload}, tmp)
     os.replace(tmp, path)
     return path
 

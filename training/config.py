@@ -142,16 +142,42 @@ def config_from_dict(data: dict[str, Any], base: TrainConfig | None = None) -> T
     return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
 
 
+_PACKAGED_CONFIGS = Path(__file__).parent / "_configs"  # configs/train, copied into the wheel
+_REPO_CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "train"
+
+
+def configs_dir() -> Path:
+    """Folder of the shipped training configs (the packaged copy, else the repository's configs/train)."""
+    return _PACKAGED_CONFIGS if _PACKAGED_CONFIGS.is_dir() else _REPO_CONFIGS
+
+
+def list_configs() -> list[str]:
+    """Names of the shipped training configs (``ten_point``, ``minnesota``, ...)."""
+    return sorted(p.stem for p in configs_dir().glob("*.toml"))
+
+
+def resolve_config(path: str | Path) -> Path:
+    """A config file's path: an existing file as given, else a shipped config's name (``ten_point``)."""
+    given = Path(path)
+    if given.is_file() or given.suffix or len(given.parts) > 1:
+        return given
+    return configs_dir() / f"{given}.toml"
+
+
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
-    """A config file plus ``name=value`` overrides (values in TOML syntax; bare words are strings)."""
-    path = Path(path)
+    """A config file (or a shipped config's name) plus ``name=value`` overrides (TOML values; bare words strings)."""
+    given, path = path, resolve_config(path)
     if path.is_dir():
         raise ValueError(f"training config {str(path)!r} is a folder: expected a TOML file (configs/train/*.toml)")
     try:
         with path.open("rb") as f:
             data = tomllib.load(f)
     except FileNotFoundError:
-        raise ValueError(f"training config file {str(path)!r} does not exist") from None
+        shipped = ", ".join(list_configs())
+        raise ValueError(
+            f"training config {str(given)!r} is neither a file nor a shipped config: expected a TOML file "
+            f"or one of {shipped}"
+        ) from None
     except OSError as err:
         raise ValueError(f"training config file {str(path)!r} cannot be read: {err.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:

@@ -20,8 +20,8 @@ labels do not depend on the worker count, and they are exactly reproducible
 when the teacher stops at its sample count rather than its time budget
 (``search:time_budget=...`` large)::
 
-    python -m training.distill checkpoints/ten_point.pt --matches 200 --out runs/distill
-    python -m training.evaluate runs/distill/agent.pt search --preset ten_point --matches 200
+    smear-rl distill checkpoints/ten_point.pt --matches 200 --out runs/distill
+    smear-rl evaluate runs/distill/agent.pt search --preset ten_point --matches 200
 """
 
 from __future__ import annotations
@@ -365,7 +365,9 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
+    p = ArgumentParser(
+        prog="smear-rl distill", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")

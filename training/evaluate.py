@@ -20,17 +20,17 @@ deals). Win rates count draws as half a win (see :mod:`training.stats`).
 
 Examples::
 
-    python -m training.evaluate random random --preset smear --matches 200
-    python -m training.evaluate rule random --preset bohemian_schneider --matches 200 --json out.json
-    python -m training.evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
-    python -m training.evaluate --ladder random rule search --preset ten_point --matches 200
+    smear-rl evaluate random random --preset smear --matches 200
+    smear-rl evaluate rule random --preset bohemian_schneider --matches 200 --json out.json
+    smear-rl evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
+    smear-rl evaluate --ladder random rule search --preset ten_point --matches 200
 
 A/B test of two settings of one bot: stop every game after its first deal and read the
 hand reward line, A's score change per hand minus B's over duplicate deal pairs (only
 deals the two settings play differently move it, so it separates them with far fewer
 games than the match win rate)::
 
-    python -m training.evaluate search:samples=48 search --preset minnesota --max-hands 1 --matches 600
+    smear-rl evaluate search:samples=48 search --preset minnesota --max-hands 1 --matches 600
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ import json
 import math
 import multiprocessing
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -58,6 +57,7 @@ from agents.base import Agent
 from agents.registry import make_agent
 from smear_env.actions import MOON_BID
 from smear_env.checks import as_int
+from smear_env.version import code_version
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.stats import Estimate, RunningMean, mean_interval, win_rate
 
@@ -436,7 +436,7 @@ class EvalResult:
     wall_seconds: float
     reports: tuple[AgentReport, AgentReport]
     games: tuple[GameOutcome, ...]
-    code_version: str = "unrecorded"  # git commit that ran (see code_version()); older results lack it
+    code_version: str = "unrecorded"  # smear-rl version that ran (smear_env.version.code_version); older: none
 
     @property
     def a(self) -> AgentReport:
@@ -604,26 +604,6 @@ def evaluate(
     )
 
 
-def code_version() -> str:
-    """The git commit this code came from, ``+changes`` when tracked files were edited; ``unknown`` outside git.
-
-    Recorded with each result because agent names stay while the bots behind them improve:
-    results pooled over seeds (:mod:`training.pool`) should come from the same bots.
-    """
-    root = Path(__file__).resolve().parent.parent
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10, check=True)
-        return done.stdout.strip()
-
-    try:
-        commit = git("rev-parse", "--short=12", "HEAD")
-        edited = git("status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return commit + ("+changes" if edited else "")
-
-
 # ---------------------------------------------------------------------- command line
 def parse_rule(text: str) -> tuple[str, Any]:
     """``key=value`` with a JSON value (``target_score=21``, ``moon_bid=true``) or else a plain string."""
@@ -638,9 +618,10 @@ def parse_rule(text: str) -> tuple[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
-        prog="python -m training.evaluate",
-        description="Duplicate-format evaluation of two agents, or a rating ladder of several.",
-        epilog=__doc__.split("Examples::", 1)[1],
+        prog="smear-rl evaluate",
+        description="Duplicate-format evaluation of two agents, or a rating ladder of several.\n\n"
+        + __doc__.split("\n\n", 1)[1].split("Examples::", 1)[0],
+        epilog="examples:" + __doc__.split("Examples::", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

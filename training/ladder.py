@@ -13,7 +13,7 @@ Why these choices:
   conservative skill estimate that ranks a well-measured agent above one with
   a similar ``mu`` but few games. A draw (or a stopped game) is a tie.
 
-``python -m training.evaluate --ladder random rule search --preset ten_point``
+``smear-rl evaluate --ladder random rule search --preset ten_point``
 """
 
 from __future__ import annotations

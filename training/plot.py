@@ -1,7 +1,8 @@
-"""Learning curve: ``python -m training.plot runs/x/curve.csv -o docs/ten_point_curve.png``.
+"""Draw a training run's learning curve: ``smear-rl plot runs/x/curve.csv -o curve.png``.
 
 Plots each evaluation's win rate against every baseline over training time
-(evaluation time excluded), with its 95% Wilson interval as a band.
+(evaluation time excluded), with its 95% Wilson interval as a band. ``curve.csv``
+is written by ``smear-rl train`` in its output folder.
 """
 
 from __future__ import annotations
@@ -67,11 +68,12 @@ def plot_curve(curve: str | Path, out: str | Path, title: str | None = None, tar
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="python -m training.plot", description=__doc__.split("\n")[0])
+    p = ArgumentParser(prog="smear-rl plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("curve", help="curve.csv of a training run")
     p.add_argument("-o", "--out", required=True, help="PNG file to write")
-    p.add_argument("--title")
-    p.add_argument("--target", type=number_in(0, 1), default=None, help="draw a target win rate against rule (0..1)")
+    p.add_argument("--title", help="title above the plot (default: none)")
+    p.add_argument("--target", type=number_in(0, 1), default=None,
+                   help="draw a target win rate against rule (0..1, e.g. 0.65)")  # fmt: skip
     return p
 
 

@@ -8,11 +8,12 @@ count them twice, so they are refused. Agent names stay while the bots behind
 them improve, so the pooled line names the code versions the runs recorded:
 pool runs of one version, or of versions known to play alike.
 
-    python -m training.pool runs/eval_seed4.json runs/eval_seed5.json
+    smear-rl pool runs/eval_seed4.json runs/eval_seed5.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -132,7 +133,7 @@ def _rules_of(result: EvalResult) -> Any:
 
 
 def load_result(path: Path) -> EvalResult:
-    """An evaluation written by ``python -m training.evaluate ... --json path``."""
+    """An evaluation written by ``smear-rl evaluate ... --json path``."""
     try:
         text = path.read_text()
     except OSError as err:
@@ -150,8 +151,10 @@ def load_result(path: Path) -> EvalResult:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = ArgumentParser(prog="python -m training.pool", description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", nargs="+", type=Path, help="JSON files from training.evaluate --json")
+    parser = ArgumentParser(
+        prog="smear-rl pool", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("results", nargs="+", type=Path, help="JSON files written by smear-rl evaluate --json")
     args = parser.parse_args(argv)
     try:
         results = [load_result(path) for path in args.results]

@@ -19,8 +19,13 @@ Rewards
 -------
 * ``reward="match"`` (default): an episode is a whole match of ``num_rounds``
   rounds; at its end the higher total gets +1, the lower -1 (0 each on a draw).
-* ``reward="round"``: an episode is a single round; each agent gets its round
-  score (after doubling/tripling) minus the opponent's.
+* ``reward="round"`` (or ``"hand"``, its name in Smear): an episode is a single
+  round; each agent gets its round score (after doubling/tripling) minus the opponent's.
+
+Step limit
+----------
+``max_hands=N`` truncates a match after ``N`` rounds: every agent gets
+``truncations[agent] = True`` and a reward of 0. ``None`` (default): no limit.
 
 Illegal actions
 ---------------
@@ -59,6 +64,7 @@ class raw_env(CardGameEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": f"{GAME_NAME}_v{ENV_VERSION}", "is_parallelizable": False}
     reward_modes = ("match", "round")
+    reward_aliases = {"hand": "round"}  # the name Smear uses for one-deal episodes
     format_action = staticmethod(_format_action)
     parse_action = staticmethod(_parse_action)
 
@@ -70,6 +76,7 @@ class raw_env(CardGameEnv):
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         rules: SchneiderRules | None = None,
+        max_hands: int | None = None,
         **rule_overrides: Any,
     ) -> None:
         if preset is not None and preset != GAME_NAME:
@@ -81,7 +88,8 @@ class raw_env(CardGameEnv):
             )
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
         super().__init__(
-            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty
+            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty,
+            max_hands,
         )
         self.game: Game | None = None
 
