@@ -34,7 +34,8 @@ The env checks the call order itself (see :mod:`smear_env.card_env`).
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive hands).
+starts from a fixed deal (``options["deals"]`` takes a list for successive hands);
+``options["scores"]`` (one int per team) starts the match from those scores.
 """
 
 from __future__ import annotations
@@ -45,12 +46,16 @@ import numpy as np
 
 from smear_env import actions as A
 from smear_env.card_env import CardGameEnv
-from smear_env.game import Deal, Game
+from smear_env.game import Deal, Game, check_scores
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.render import render_text
 from smear_env.rules import Rules, get_rules
 
-ENV_VERSION = 1
+#: bumped when what an agent observes or may do changes for an existing preset. 2: smear and schmier let a
+#: player holding more than six trumps discard one at once (000), where 1 made them discard every other
+#: card first. Records stay replayable: they carry their full rules, and the old rule is discard_trump =
+#: "when_forced", which records of version 1 name.
+ENV_VERSION = 2
 
 
 class raw_env(CardGameEnv):
@@ -85,9 +90,12 @@ class raw_env(CardGameEnv):
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: list[int] | None) -> Game:
         self._observer.forget()
-        return Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals)
+        return Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals, scores=scores)
+
+    def _check_scores(self, scores: Any) -> list[int] | None:
+        return None if scores is None else check_scores(self.rules, scores)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
         return deal if isinstance(deal, Deal) else Deal.from_dict(deal)

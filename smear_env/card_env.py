@@ -70,8 +70,14 @@ class CardGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ what each game supplies
     @abstractmethod
-    def _new_game(self, seed: int, dealer: int, deals: list[Any], single: bool) -> Any:
-        """A fresh engine game; ``single``: the episode is one hand/round."""
+    def _new_game(self, seed: int, dealer: int, deals: list[Any], single: bool, scores: Any) -> Any:
+        """A fresh engine game; ``single``: the episode is one hand/round; ``scores``: starting scores or None."""
+
+    def _check_scores(self, scores: Any) -> Any:
+        """The ``scores`` reset option, checked before anything changes (games without starting scores refuse it)."""
+        if scores is not None:
+            raise ValueError(f"the scores reset option is not supported by {self.metadata['name']}")
+        return None
 
     @abstractmethod
     def _as_deal(self, deal: Any) -> Any:
@@ -105,15 +111,16 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = options or {}
+        scores = self._check_scores(options.get("scores"))  # before anything changes
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        options = options or {}
         deals = [self._as_deal(d) for d in options.get("deals", [])]
         if "deal" in options:
             deals.insert(0, self._as_deal(options["deal"]))
         engine_seed = int(self.np_random.integers(2**62))
         dealer = int(options.get("dealer", 0))
-        self.game = self._new_game(engine_seed, dealer, deals, self.reward_mode == self.reward_modes[1])
+        self.game = self._new_game(engine_seed, dealer, deals, self.reward_mode == self.reward_modes[1], scores)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import smear_env
 from smear_env import actions as A
+from smear_env.aec import ENV_VERSION
 from smear_env.game import Deal, replay
 from smear_env.observation import Observer, action_mask, layout, observation_size
 
@@ -34,7 +35,7 @@ def test_pettingzoo_render(preset: str, capsys: pytest.CaptureFixture[str]) -> N
 
 @pytest.mark.parametrize("preset", SMEAR_PRESETS)
 def test_registered_in_pettingzoo(preset: str) -> None:
-    env = pettingzoo.make("aec", f"smear/{preset}-v1")
+    env = pettingzoo.make("aec", f"smear/{preset}-v{ENV_VERSION}")
     env.reset(seed=0)
     assert env.unwrapped.rules.name == preset
 

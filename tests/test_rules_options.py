@@ -24,7 +24,8 @@ def test_preset_file_sets_every_option(preset: str) -> None:
     with (presets_dir() / f"{preset}.toml").open("rb") as f:
         data = tomllib.load(f)
     data.pop("by_players", None)
-    missing = set(OPTION_NAMES) - set(data) - {"name", "bust_out"}
+    assert data.pop("preset") == preset, f"{preset}.toml must begin with preset = {preset!r}"
+    missing = set(OPTION_NAMES) - set(data) - {"name", "bust_out", "non_bidder_cap"}
     assert not missing, f"{preset} leaves {missing} to defaults"
 
 

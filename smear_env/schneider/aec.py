@@ -77,7 +77,7 @@ class raw_env(CardGameEnv):
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: None = None) -> Game:
         return Game(self.rules, seed=seed, dealer=dealer, single_round=single, deals=deals)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:

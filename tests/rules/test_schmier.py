@@ -118,6 +118,8 @@ def test_non_dealers_exchange_up_to_three_non_trumps_then_the_dealer_takes_the_r
 
 
 def test_the_dealer_with_more_than_six_trumps_discards_trump_but_never_a_protected_one() -> None:
+    # 000 (Schmier): "may never discard cards of the trump suit, unless his hand consists of more than six
+    # such cards ..., and in any event he may never discard the Joker, the Bauers, the two ... or the Ace".
     hands = [
         "AH 2H JH JD JK KH",  # seat 0, the dealer: the stock brings the QH, TH and 9H
         "8H 2C 3C 4C 5C 6C",
@@ -133,15 +135,35 @@ def test_the_dealer_with_more_than_six_trumps_discards_trump_but_never_a_protect
     assert len(hand_of(game, 0)) == 23  # 9 trumps and 14 non-trumps
     non_trumps = {c for c in hand_of(game, 0) if c[-1] in "SD" and c != "JD"}
     assert len(non_trumps) == 14
+    # holding nine trumps, an unprotected trump may go at once, before the non-trumps
+    unprotected = {"discard KH", "discard QH", "discard TH", "discard 9H"}
+    assert legal_moves(game) == {f"discard {c}" for c in non_trumps} | unprotected
+    play(game, "discard QH, discard TH")
+    assert legal_moves(game) == {f"discard {c}" for c in non_trumps} | {"discard KH", "discard 9H"}
+    play(game, "discard 9H")  # down to six trumps: no more trump may go
     assert legal_moves(game) == {f"discard {c}" for c in non_trumps}
-    play(game, ", ".join(f"discard {c}" for c in sorted(non_trumps)))  # the 14 non-trumps go first...
-    assert game.current_player == 0
-    assert len(hand_of(game, 0)) == 9
-    # ...then only a trump that is not the Ace, the 2, a Bauer or the Joker
-    assert legal_moves(game) == {"discard KH", "discard QH", "discard TH", "discard 9H"}
-    play(game, "discard QH, discard TH, discard 9H")
+    play(game, ", ".join(f"discard {c}" for c in sorted(non_trumps)))
     assert game.phase == PLAY
     assert hand_of(game, 0) == {"AH", "2H", "JH", "JD", "JK", "KH"}
+
+
+def test_a_dealer_holding_six_trumps_discards_only_non_trumps() -> None:
+    hands = [
+        "AH 2H JH JD JK KH",  # seat 0, the dealer: six trumps, and the stock brings none
+        "8H 2C 3C 4C 5C 9H",
+        "7H 7C 8C 9C TH JC",
+        "6H QC KC AC 2D 3D",
+        "5H 4D 5D 6D QH 8D",
+        "4H 3H 9D TD QD KD",
+    ]
+    game = deal(hands)
+    play(game, f"bid 3, {PASSES}, trump H, done, done, done, done, done")
+    assert game.current_player == 0
+    trumps = {"AH", "2H", "JH", "JD", "JK", "KH"}
+    assert len(hand_of(game, 0)) == 23 and hand_of(game, 0) >= trumps
+    assert legal_moves(game) == {f"discard {c}" for c in hand_of(game, 0) - trumps}
+    play(game, ", ".join(f"discard {c}" for c in sorted(hand_of(game, 0) - trumps)))
+    assert game.phase == PLAY and hand_of(game, 0) == trumps
 
 
 # All 15 trumps are dealt; seat 1 leads a spade, then seat 3 leads the TH.

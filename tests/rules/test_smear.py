@@ -82,7 +82,9 @@ def test_everyone_discards_exactly_three_and_no_trump() -> None:
     assert game.drawn_counts == [0, 0, 0, 0]
 
 
-def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trumps() -> None:
+def test_a_player_with_more_than_six_trumps_may_discard_trump_at_once() -> None:
+    # 000 (Smear): "A player may never discard cards of the trump suit, unless he has more than six cards
+    # from this trump suit in his hand": holding eight, a trump may go before the club.
     hands = [
         "2D 3D 4D 5D 6D 7D 8D 9D TD",
         "AH KH QH JH TH 9H JK JK2 2C",  # eight trumps (the jokers are trumps) and a club
@@ -91,12 +93,27 @@ def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trump
     ]
     game = new_game(PRESET, hands=hands)
     play(game, "bid 4, pass, pass, pass, trump H")
+    every_card = {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2 2C".split()}
+    assert legal_moves(game) == every_card
+    play(game, "discard 9H")
+    assert legal_moves(game) == every_card - {"discard 9H"}  # still seven trumps
+    play(game, "discard TH")  # six trumps left: only the club may go
     assert legal_moves(game) == {"discard 2C"}
     play(game, "discard 2C")
-    assert legal_moves(game) == {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2".split()}
-    play(game, "discard 9H, discard TH")
     assert game.current_player == 2
     assert hand_of(game, 1) == {"AH", "KH", "QH", "JH", "JK", "JK2"}
+
+
+def test_a_player_with_six_trumps_discards_only_non_trumps() -> None:
+    hands = [
+        "2D 3D 4D 5D 6D 7D 8D 9D TD",
+        "AH KH QH JH JK JK2 2C 3C QS",  # six trumps and three others
+        "2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "4C 5C 6C 7C 8C 9C TC JC KC",
+    ]
+    game = new_game(PRESET, hands=hands)
+    play(game, "bid 4, pass, pass, pass, trump H")
+    assert legal_moves(game) == {"discard 2C", "discard 3C", "discard QS"}
 
 
 def test_follow_or_trump() -> None:
