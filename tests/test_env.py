@@ -118,11 +118,11 @@ def test_hand_reward_is_side_delta_minus_best_other() -> None:
     rewards = _play_random(env, 5)
     game = env.unwrapped.game
     assert game.is_over and game.hands_played == 1
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     for seat, agent in enumerate(env.unwrapped.possible_agents):
-        mine = result.deltas[seat % 2]
-        theirs = result.deltas[1 - seat % 2]
-        assert rewards[agent] == mine - theirs
+        side = result.side_of_seat[seat]
+        theirs = max(delta for other, delta in result.deltas.items() if other != side)
+        assert rewards[agent] == result.deltas[side] - theirs
 
 
 def test_match_reward_is_plus_minus_one_by_team() -> None:
@@ -132,7 +132,8 @@ def test_match_reward_is_plus_minus_one_by_team() -> None:
     game = env.unwrapped.game
     if len(game.winners) == 1:
         (team,) = game.winners
-        assert [rewards[f"player_{s}"] for s in range(4)] == [1.0 if s % 2 == team else -1.0 for s in range(4)]
+        team_of = game.rules.team_of
+        assert [rewards[f"player_{s}"] for s in range(4)] == [1.0 if team_of(s) == team else -1.0 for s in range(4)]
     else:
         assert set(rewards.values()) == {0.0}
 
@@ -166,7 +167,8 @@ def test_record_is_json_and_replays_to_the_same_state() -> None:
     record = json.loads(json.dumps(env.unwrapped.record()))
     game = replay(record)
     original = env.unwrapped.game
-    assert game.scores == original.scores and game.hand_results[-1].awards == original.hand_results[-1].awards
+    assert game.match_scores() == original.match_scores()
+    assert game.results()[-1].awards == original.results()[-1].awards
     assert game.history == original.history
 
 

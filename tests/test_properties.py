@@ -60,12 +60,12 @@ def test_hand_points_within_bounds(preset: str, seed: int) -> None:
     rng = random.Random(seed)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert all(p >= 0 for p in result.points.values())
     assert sum(result.points.values()) <= game.rules.max_hand_points
     assert sum(result.card_points.values()) <= 80 + 2 * game.rules.joker_card_value
-    assert len(game.tricks) == game.rules.play_hand_size
-    assert all(h == 0 for h in game.hands)
+    assert len(game.completed_tricks()) == game.rules.play_hand_size
+    assert all(game.hand(seat) == () for seat in range(game.num_players))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,7 +83,8 @@ def test_every_match_ends_and_replays(preset: str, seed: int) -> None:
     if rules.match_end == "hands":
         assert game.hands_played == rules.num_hands
     copy = replay(json.loads(json.dumps(game.record())))
-    assert copy.history == game.history and copy.scores == game.scores and copy.winners == game.winners
+    assert copy.history == game.history and copy.match_scores() == game.match_scores()
+    assert copy.winners == game.winners
 
 
 @SETTINGS

@@ -62,7 +62,7 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.dealer == 1
     assert game.current_player == 2
     assert game.redeals == 1
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_everyone_discards_exactly_three_and_no_trump() -> None:
@@ -175,21 +175,21 @@ def test_the_jack_beats_a_joker() -> None:
 def test_every_category_scored_and_the_bid_made() -> None:
     game = main_hand(2, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "low": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 21}
     assert result.points == {0: 2, 1: 2}
     assert result.made
-    assert game.scores == [2, 2]
+    assert game.match_scores() == (2, 2)
     assert game.phase == OVER
 
 
 def test_set_subtracts_the_bid_and_opponents_add_their_points() -> None:
     game = main_hand(3, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert not result.made
     assert result.deltas == {0: 2, 1: -3}
-    assert game.scores == [2, -3]
+    assert game.match_scores() == (2, -3)
 
 
 def test_high_needs_the_ace_in_play() -> None:
@@ -198,12 +198,12 @@ def test_high_needs_the_ace_in_play() -> None:
     tricks = ["KH 3H 2H 4H"] + TRICKS[1:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"low": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 20}
     assert result.points == {0: 2, 1: 1}
     assert not result.made
-    assert game.scores == [2, -2]
+    assert game.match_scores() == (2, -2)
 
 
 def test_low_needs_the_two_in_play() -> None:
@@ -212,12 +212,12 @@ def test_low_needs_the_two_in_play() -> None:
     tricks = ["AH 3H 7H 4H"] + TRICKS[1:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 21}
     assert result.points == {0: 2, 1: 1}
     assert not result.made
-    assert game.scores == [2, -2]
+    assert game.match_scores() == (2, -2)
 
 
 def test_game_tie_goes_to_nobody_and_jokers_score_nothing() -> None:
@@ -226,12 +226,12 @@ def test_game_tie_goes_to_nobody_and_jokers_score_nothing() -> None:
     tricks = ["AH 3H 2H KH", TRICKS[1], "JH 5H QH JK"] + TRICKS[3:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 24, 1: 24}
     assert result.awards == {"high": 1, "low": 1, "jack": 0}
     assert result.points == {0: 1, 1: 2}
     assert result.made
-    assert game.scores == [1, 2]
+    assert game.match_scores() == (1, 2)
 
 
 def rotated(dealer: int) -> list[str]:
@@ -242,10 +242,10 @@ def rotated(dealer: int) -> list[str]:
     return hands
 
 
-def ten_hand_match() -> Game:
+def ten_hand_match(scores: list[int] | None = None) -> Game:
     """A match whose 10 deals are the main deal turned with the dealer: each hand scores +2 to both teams."""
     deals = [Deal.parse(rotated(k % 4)) for k in range(10)]
-    return Game(get_rules(PRESET), seed=0, dealer=0, deals=deals)
+    return Game(get_rules(PRESET), seed=0, dealer=0, deals=deals, scores=scores)
 
 
 def play_main_hand(game: Game) -> None:
@@ -258,23 +258,22 @@ def test_the_match_lasts_ten_hands_and_equal_totals_are_a_draw() -> None:
         assert game.dealer == k % 4
         play_main_hand(game)
         assert not game.is_over
-    assert game.scores == [18, 18]
+    assert game.match_scores() == (18, 18)
     play_main_hand(game)
     assert game.is_over
-    assert len(game.hand_results) == 10
-    assert game.scores == [20, 20]
+    assert len(game.results()) == 10
+    assert game.match_scores() == (20, 20)
     assert game.winners in (frozenset(), frozenset({0, 1}))  # a draw: nobody wins alone
     assert game.rewards() == [0.0, 0.0, 0.0, 0.0]
 
 
 def test_the_highest_total_after_ten_hands_wins_and_no_target_ends_it_early() -> None:
-    game = ten_hand_match()
-    game.scores = [30, 0]
+    game = ten_hand_match(scores=[30, 0])
     play_main_hand(game)
-    assert game.scores == [32, 2]
+    assert game.match_scores() == (32, 2)
     assert not game.is_over  # 21 or 52 mean nothing here
     for _ in range(9):
         play_main_hand(game)
     assert game.is_over
-    assert game.scores == [50, 20]
+    assert game.match_scores() == (50, 20)
     assert game.winners == frozenset({0})
