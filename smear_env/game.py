@@ -69,17 +69,21 @@ class Contract(NamedTuple):
 
 
 def check_scores(rules: Rules, scores: Any) -> list[int]:
-    """Starting match scores, one int per team (``rules.num_teams``), or a ``ValueError`` saying what is wrong."""
+    """Starting match scores, one int per team (``rules.num_teams``), or a ``ValueError`` saying what is wrong.
+
+    Any sequence of integers will do (a list, a tuple, a numpy array); they come back as a list of ints.
+    """
+    values = list(scores) if hasattr(scores, "__len__") and not isinstance(scores, str | bytes | dict) else None
     if (
-        not isinstance(scores, list | tuple)
-        or len(scores) != rules.num_teams
-        or not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in scores)
+        values is None
+        or len(values) != rules.num_teams
+        or not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in values)
     ):
         raise ValueError(
             f"scores {scores!r} are not starting scores: expected a list of {rules.num_teams} integers, "
             f"one per team (teams: {[list(t) for t in rules.team_seats]})"
         )
-    return [int(s) for s in scores]
+    return [int(s) for s in values]
 
 
 def _check_hands_played(rules: Rules, hands_played: Any) -> int:

@@ -68,7 +68,7 @@ class Rules:
     # plain card and loses to every trump, and of two the first played wins (the big one with distinct_jokers).
     # It may be played at any time, never breaking a duty to follow. A joker lead obliges nobody for the whole
     # trick (the next card does not set a suit to follow), so it wins unless trumped. Never High or Low.
-    joker_rank: JokerRank = "below_jacks"  # trumps just below the Jack(s), lowest trumps, or not_trump (above)
+    joker_rank: JokerRank = "below_jacks"  # not_trump: no suit, beats plain cards, any time, its lead obliges nobody
     distinct_jokers: bool = False  # JK always beats JK2; else the first joker played to a trick wins
     big_joker_above_jick: bool = False  # distinct_jokers: JK ranks just above the Jick (002), JK2 just below it
     # -- players

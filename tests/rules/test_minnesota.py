@@ -172,6 +172,8 @@ def test_everyone_discards_to_six_non_trumps_first():
 
 
 def test_non_scoring_trumps_only_when_forced_and_never_ace_two_or_jack():
+    # 001 lets a player holding more than six trumps discard non-scoring ones; VARIANTS reads it as non-trumps
+    # first (discard_trump = "when_forced"), unlike smear and schmier, where such a trump may go at once
     hands = [
         "2S 3S 5S 6S 7S 8S 9S TS JS",
         "AH KH QH JH TH 9H 8H 2H 3C",  # seat 1: eight hearts

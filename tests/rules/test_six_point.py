@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from smear_env.game import BID, PLAY, Game
+from smear_env.rules import get_rules
 from tests.scripted import deal_with_blinds, hand_sizes, legal_moves, play, play_hand, play_tricks, trick_winners
 
 PRESET = "six_point"
@@ -89,6 +90,22 @@ def test_first_lead_sets_trump_and_may_not_be_a_joker():
         game.apply_move("play JK")
     play(game, "play AH")
     assert game.contract().trump == HEARTS
+
+
+@pytest.mark.parametrize("cards", [1, 2])
+def test_hands_too_small_to_hold_a_plain_card_beside_both_jokers_are_refused(cards: int) -> None:
+    # with one or two cards a bidder could keep only jokers, and no joker can set trump
+    with pytest.raises(ValueError, match="play_hand_size is impossible: .* could hold only jokers"):
+        get_rules(PRESET, hand_size=cards, play_hand_size=cards)
+
+
+def test_a_bidder_keeping_both_jokers_of_three_cards_leads_its_plain_card() -> None:
+    hands = ["7H 8H 9H", "JK JK2 7C", "7S 8S 9S", "TH JH QH"]
+    game = deal(hands, blinds="8C 9C", hand_size=3, play_hand_size=3, single_hand=True)
+    play(game, "bid 2, pass, pass, pass, discard 7C, discard 8C")  # keeps JK JK2 9C
+    assert legal_moves(game) == {"play 9C"}
+    play(game, "play 9C")
+    assert game.contract().trump == 0  # clubs
 
 
 def test_a_joker_may_be_led_once_trump_is_set():

@@ -13,8 +13,12 @@ Seats 0..3 clockwise, team = seat % 2; dealer 0, so seat 1 bids first and seat 0
 
 from __future__ import annotations
 
+import pytest
+
+from smear_env.cards import JOKER1, JOKER2, format_cards
 from smear_env.game import BID, DISCARD, PLAY, Game
 from smear_env.rules import get_rules
+from smear_env.trump import trick_winner, trump_table
 from tests.scripted import discard_cards, hand_sizes, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
 
 PRESET = "ten_point_midwest"
@@ -253,3 +257,57 @@ def test_three_players_each_score_alone():
     assert result.points == {0: 2, 1: 4, 2: 2}
     assert result.made is True
     assert game.match_scores() == (2, 4, 2)
+
+
+# ------------------------------------------------------------------ 002's double-joker houses
+
+SPADES = 3
+# Spades trump (the Jick is the JC): seat 1 must lead its only trump, seats 2 and 3 must follow trump
+JOKER_HANDS = ["QC 3C 4C 5C 6C 7C", "2S 3D 4D 5D 6D 7D", "JC 2H 3H 4H 5H 6H", "JK 7H 8H 9H TH 2C"]
+
+
+@pytest.mark.parametrize(
+    ("options", "winner"),
+    [
+        ({}, 2),  # the Jick is above both jokers
+        ({"distinct_jokers": True}, 2),  # the jokers rank apart, both below the Jick
+        ({"distinct_jokers": True, "big_joker_above_jick": True}, 3),  # "with the big ranking above the Jick"
+    ],
+)
+def test_the_trick_2s_jc_jk_qc_with_spades_trump(options: dict[str, bool], winner: int) -> None:
+    game = deal(JOKER_HANDS, hand_size=6, single_hand=True, **options)
+    play(game, "bid 2, pass, pass, pass, trump S")
+    play_tricks(game, ["2S JC JK QC"])
+    assert trick_winners(game) == [winner]
+
+
+@pytest.mark.parametrize(
+    ("options", "order"),
+    [
+        ({}, "AS KS QS JS JC JK JK2 TS"),
+        ({"distinct_jokers": True}, "AS KS QS JS JC JK JK2 TS"),
+        ({"distinct_jokers": True, "big_joker_above_jick": True}, "AS KS QS JS JK JC JK2 TS"),
+    ],
+)
+def test_trump_order_with_a_big_and_a_little_joker(options: dict[str, bool], order: str) -> None:
+    assert format_cards(trump_table(get_rules(PRESET, **options), SPADES).order[:8]) == order
+
+
+@pytest.mark.parametrize(("distinct", "first_wins"), [(False, True), (True, False)])
+def test_equal_jokers_go_to_the_first_played_distinct_ones_to_the_big_joker(distinct: bool, first_wins: bool) -> None:
+    table = trump_table(get_rules(PRESET, distinct_jokers=distinct), SPADES)
+    assert trick_winner([(1, JOKER2), (2, JOKER1)], table)[0] == (1 if first_wins else 2)
+    assert trick_winner([(1, JOKER1), (2, JOKER2)], table)[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"big_joker_above_jick": True}, "needs distinct_jokers=true"),
+        ({"distinct_jokers": True, "big_joker_above_jick": True, "jick": False, "jick_points": 0}, "needs jick=true"),
+        ({"distinct_jokers": True, "jokers": 1, "max_bid": 9}, "distinct_jokers is impossible: ranks two jokers"),
+    ],
+)
+def test_impossible_joker_orders_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        get_rules(PRESET, **options)
