@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from smear_env import actions as A
 from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards, shuffle
 from smear_env.rules import Rules, get_rules, rules_from_dict
-from smear_env.scoring import HandResult, score_hand
+from smear_env.scoring import HandResult, Trick, as_tricks, score_hand
 from smear_env.trump import TrumpTable, trick_winner, trump_table
 
 ENGINE_VERSION = 1
@@ -43,14 +43,6 @@ PHASE_NAMES = ("bid", "trump", "call", "discard", "play", "over")
 
 #: ranks 3..9 of every suit: a hand of only these may call a misdeal (Minnesota)
 _MISDEAL_MASK = mask_of(s * 13 + r for s in range(4) for r in range(1, 8))
-
-
-class Trick(NamedTuple):
-    """A completed trick: who led, the cards in play order as (seat, card id), and who won it."""
-
-    leader: int
-    cards: tuple[tuple[int, int], ...]
-    winner: int
 
 
 class Contract(NamedTuple):
@@ -217,7 +209,8 @@ class Game:
         self.played = [0] * n  # cards each seat has played to tricks
         self.won = [0] * n  # cards in the tricks each seat won
         self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
-        self.tricks: list[Trick] = []  # completed tricks of this hand
+        # completed tricks of this hand as (leader, plays, winner); completed_tricks() gives them as Tricks
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
         self.leader = -1
         self.phase = BID
         self.current_player = (self.dealer + 1) % n
@@ -263,7 +256,7 @@ class Game:
         After the hand is scored and the next one dealt, they are gone; its :class:`HandResult`
         (:meth:`results`) keeps the tricks of each scored hand.
         """
-        return tuple(self.tricks)
+        return as_tricks(self.tricks)
 
     def auction(self) -> tuple[int | None, ...]:
         """Each seat's bid this hand: None (not yet), 0 (pass), the number, or ``actions.MOON_BID``."""
@@ -545,7 +538,7 @@ class Game:
             self.current_player = (seat + 1) % self.num_players
             return
         winner = trick_winner(self.trick, self.table)[0]
-        self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
+        self.tricks.append((self.leader, self.trick, winner))  # self.trick is replaced, never changed again
         self.won[winner] |= mask_of(c for _, c in self.trick)
         self.trick = []
         self.leader = self.current_player = winner

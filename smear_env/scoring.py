@@ -18,10 +18,23 @@ from smear_env import actions as A
 from smear_env.cards import JOKER1, JOKER2, RANKS, SUITS, format_card, mask_of
 
 if TYPE_CHECKING:
-    from smear_env.game import Game, Trick
+    from smear_env.game import Game
 
 #: card points toward Game: 10 = 10, A = 4, K = 3, Q = 2, J = 1 (jokers per rule option)
 CARD_VALUES = tuple([{"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}.get(RANKS[c % 13], 0) for c in range(52)] + [0, 0])
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the cards in play order as (seat, card id), and who won it."""
+
+    leader: int
+    cards: tuple[tuple[int, int], ...]
+    winner: int
+
+
+def as_tricks(tricks: list[tuple[int, list[tuple[int, int]], int]]) -> tuple[Trick, ...]:
+    """The engine's (leader, plays, winner) records as immutable :class:`Trick` values."""
+    return tuple(Trick(leader, tuple(plays), winner) for leader, plays, winner in tricks)
 
 
 class Award(NamedTuple):
@@ -48,11 +61,33 @@ class HandResult:
     made: bool = False  # the bidding side made its bid
     deltas: dict[int, int] = field(default_factory=dict)  # side -> change of its members' match score
     match_winners: frozenset[int] | None = None  # winning teams if this hand ended the match
-    breakdown: tuple[Award, ...] = ()  # each category awarded, in smear_env.rules.CATEGORIES order
-    unawarded: tuple[str, ...] = ()  # categories these rules score that nobody took (card not in play, Game tied)
+    taken_by: dict[str, tuple[int, int]] = field(default_factory=dict)  # category -> (seat, card) that decided it
+    values: dict[str, int] = field(default_factory=dict)  # points of each category the rules score
     scores_before: tuple[int, ...] = ()  # match score of each team before this hand
     scores_after: tuple[int, ...] = ()  # ... and after it (a made moon from zero or less resets to 0)
-    tricks: tuple[Trick, ...] = ()  # the hand's tricks, in order
+    trick_records: list[tuple[int, list[tuple[int, int]], int]] = field(default_factory=list)  # the engine's
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The hand's tricks, in order."""
+        return as_tricks(self.trick_records)
+
+    @property
+    def breakdown(self) -> tuple[Award, ...]:
+        """Each category awarded, in ``smear_env.rules.CATEGORIES`` order: side, points, seat and card.
+
+        Built on demand from ``awards`` and ``taken_by``, so scoring a hand in training costs nothing more.
+        """
+        return tuple(
+            Award(name, self.awards[name], value, *self.taken_by.get(name, (None, None)))
+            for name, value in self.values.items()
+            if name in self.awards
+        )
+
+    @property
+    def unawarded(self) -> tuple[str, ...]:
+        """Categories these rules score that nobody took (the card not in play, Game tied)."""
+        return tuple(name for name in self.values if name not in self.awards)
 
     def hand_reward(self, seat: int) -> float:
         """Score change of ``seat``'s side minus the best change among the other sides."""
@@ -160,7 +195,7 @@ def score_hand(game: Game) -> HandResult:
     """Score the hand ``game`` has just finished and update its match scores."""
     r, t = game.rules, game.table
     sides = list(game.sides)
-    result = HandResult(game.bidder, game.high_bid, game.trump, sides, tricks=tuple(game.tricks))
+    result = HandResult(game.bidder, game.high_bid, game.trump, sides, trick_records=game.tricks)
     found: dict[str, tuple[int, int]] = {}  # category -> (seat, card) that took it
     _award_high_low(game, found)
     captured = {"jack": t.jack, "jick": t.jick, "trey": t.three, "deuce": t.two, "joker": JOKER1, "joker2": JOKER2}
@@ -170,7 +205,7 @@ def score_hand(game: Game) -> HandResult:
             seat = _seat_of_card(card, game.won)
             if seat is not None:
                 found[name] = (seat, card)
-    awards = {name: game.side_of(seat) for name, (seat, _) in found.items()}
+    awards = {name: sides[seat] for name, (seat, _) in found.items()}
     result.card_points = _card_points(game)
     if r.game_points:
         best = max(result.card_points.values())
@@ -182,11 +217,7 @@ def score_hand(game: Game) -> HandResult:
     points = {s: 0 for s in set(sides)}
     for name, side in awards.items():
         points[side] += values[name]
-    result.awards, result.points = awards, points
-    result.breakdown = tuple(
-        Award(name, awards[name], values[name], *found.get(name, (None, None))) for name in values if name in awards
-    )
-    result.unawarded = tuple(name for name in values if name not in awards)
+    result.awards, result.points, result.taken_by, result.values = awards, points, found, values
     _settle(game, result)
     return result
 
