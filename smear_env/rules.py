@@ -358,6 +358,11 @@ def _check_seating(r: Rules) -> None:
         "called_partner",
         "a called partner needs everyone playing alone (partnerships=false, or teams of one seat each)",
     )
+    _require(
+        not r.called_partner or n >= 3,
+        "called_partner",
+        f"with {n} players the called partner would leave nobody to play against: at least 3 are needed",
+    )
 
 
 def _check_deal(r: Rules) -> None:
@@ -533,8 +538,11 @@ def load_rules(path: str | Path) -> Rules:
     exactly ``get_rules(name)``. The file's own ``[by_players.N]`` tables apply after its
     options when the number of players is ``N``.
     """
-    with Path(path).open("rb") as f:
-        data = tomllib.load(f)
+    try:
+        with Path(path).open("rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ValueError(f"rules file {str(path)!r} cannot be read as TOML: {err}") from err
     preset = data.pop("preset", "ten_point")
     own_tables = _by_players(data, f"rules file {str(path)!r}")
     return _build(preset, data, own_tables)

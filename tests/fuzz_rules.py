@@ -154,6 +154,8 @@ def check_hand_result(game: Game, before: tuple[int, ...]) -> None:
     result = game.hand_results[-1]
     if result.scores_before != before or result.scores_after != tuple(game.scores):
         raise InvariantError("the hand result's scores before/after are not the match's")
+    for seat in range(game.num_players):
+        result.hand_reward(seat)  # every seat has a side to measure against
     points = sum(result.points.values())
     if not 0 <= points <= game.rules.max_hand_points:
         raise InvariantError(f"a hand awarded {points} points")

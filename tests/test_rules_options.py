@@ -187,6 +187,16 @@ def test_a_rules_file_may_set_options_by_number_of_players(tmp_path: Path) -> No
         load_rules(path)
 
 
+def test_a_rules_file_that_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"rules file '.*missing.toml' cannot be read as TOML"):
+        load_rules(tmp_path / "missing.toml")
+    (tmp_path / "bad.toml").write_text("preset = \n")
+    with pytest.raises(ValueError, match=r"rules file '.*bad.toml' cannot be read as TOML"):
+        load_rules(tmp_path / "bad.toml")
+    with pytest.raises(ValueError, match="cannot be read as TOML"):
+        load_rules(tmp_path)  # a folder
+
+
 def test_a_preset_file_naming_another_preset_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "presets"
     folder.mkdir()

@@ -294,6 +294,7 @@ def test_four_players_each_alone() -> None:
         ({"teams": [[0, 1, 2, 3]]}, "at least two teams"),
         ({"teams": [[0, 1], [2, 3]], "partnerships": False, "called_partner": True}, "needs everyone playing alone"),
         ({"teams": [["0", 1], [2, 3]]}, "expected a list of teams, each a list of seats"),
+        ({"num_players": 2, "partnerships": False, "called_partner": True}, "would leave nobody to play against"),
     ],
 )
 def test_impossible_seatings_are_refused(options: dict[str, object], message: str) -> None:
