@@ -105,13 +105,17 @@ def _note_voids(voids: list[int], plays: list[tuple[int, int]], table: TrumpTabl
     """Mark the led suit void for each seat that did not follow it.
 
     Under ``follow_or_trump`` a trump on a side-suit lead is allowed while holding
-    the led suit, so only a card of a third suit proves the void.
+    the led suit, so only a card of a third suit proves the void. A joker that is
+    not a trump may be played at any time and its lead obliges nobody: neither
+    proves anything.
     """
-    if not plays or table.trump < 0:
+    if not plays or table.trump < 0 or table.free >> plays[0][1] & 1:
         return
     led = table.effective_suit[plays[0][1]]
     for seat, card in plays[1:]:
         suit = table.effective_suit[card]
+        if table.free >> card & 1:
+            continue
         if suit != led and not (follow == "follow_or_trump" and suit == table.trump):
             voids[seat] |= 1 << led
 
@@ -128,7 +132,7 @@ def point_cards(table: TrumpTable, rules: Rules) -> dict[int, int]:
         cards[table.jick] = rules.jick_points
     for joker in (52, 53):
         cards[joker] = rules.joker_points
-    return {c: v for c, v in cards.items() if v and c >= 0 and table.trump_mask >> c & 1}
+    return {c: v for c, v in cards.items() if v and c >= 0 and (table.trump_mask | table.free) >> c & 1}
 
 
 def play_card(action: int) -> int:

@@ -26,7 +26,7 @@ from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_real
 from smear_env.rules import Rules, get_rules
-from smear_env.trump import TrumpTable, trick_winner, trump_table
+from smear_env.trump import TrumpTable, beats, trick_winner, trump_table
 
 
 class RuleAgent(Agent):
@@ -205,13 +205,14 @@ def _low_chance(rules: Rules, table: TrumpTable, have: Callable[[int], float], s
     if rules.low == "two_played":
         return have(table.two)
     lows = [c for c in reversed(table.order) if not (c >= 52 and rules.low_ignores_jokers)]
-    chance = have(lows[0]) + (1 - have(lows[0])) * (0.5 * have(lows[1]) + 0.25 * have(lows[2]))
+    lowest, second, third = (have(c) for c in (lows + [lows[-1]] * 2)[:3])  # short decks: fewer trumps
+    chance = lowest + (1 - lowest) * (0.5 * second + 0.25 * third)
     return chance * (0.55 + 0.4 * strength) if rules.low == "lowest_captured" else chance
 
 
 def _partner_help(rules: Rules) -> float:
     """Points a partner's unseen hand adds on average, by the size of the points pool."""
-    if rules.partnerships:
+    if rules.has_teammates:
         return 0.12 * rules.max_hand_points
     return 0.08 * rules.max_hand_points if rules.called_partner else 0.0
 
@@ -263,14 +264,6 @@ def _lead(k: Knowledge, legal: list[int]) -> int:
     return min(trumps, key=lambda c: (c in keep_low, t.power[c]))
 
 
-def _beats(card: int, best: int, led: int, t: TrumpTable) -> bool:
-    s = t.effective_suit[card]
-    best_trump = t.trump_mask >> best & 1
-    if s == t.trump:
-        return not best_trump or t.power[card] > t.power[best]
-    return s == led and not best_trump and t.power[card] > t.power[best]
-
-
 def _follow(k: Knowledge, legal: list[int]) -> int:
     t, r = k.table, k.rules
     winner_seat, winner_card = trick_winner(k.trick, t)
@@ -279,7 +272,7 @@ def _follow(k: Knowledge, legal: list[int]) -> int:
     values = point_cards(t, r)
     if k.is_friend(winner_seat) and (last or _is_boss(k, winner_card)):
         return max(legal, key=lambda c: (_feed_value(c, t, r, values), -t.power[c]))
-    winners = [c for c in legal if _beats(c, winner_card, led, t)]
+    winners = [c for c in legal if beats(c, winner_card, led, t)]
     at_stake = sum(card_value(c, r) for _, c in k.trick) + 10 * sum(values.get(c, 0) for _, c in k.trick)
     if winners:
         safe = [c for c in winners if last or _is_boss(k, c)]

@@ -332,7 +332,7 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
     if called and k.partner >= 0 and k.partner != k.seat and not k.played[k.partner] & called:
         fixed[k.partner] |= called
     pool = k.unseen & ~called if k.partner >= 0 else k.unseen
-    trumps_first = k.rules.discard_trump == "when_forced"
+    trumps_first = k.rules.discard_trump != "free"  # trumps are discarded last (or only beyond play_hand_size)
     never_held = undealt_count(k) if trumps_first else 0
     for _ in range(tries):
         hands = list(fixed)
@@ -359,7 +359,7 @@ def _deal_cards(
     """
     seats = [s for s in range(k.n) if s != k.seat]
     out_room = len(cards) - sum(need[s] for s in seats)
-    trumps_in_hands = k.rules.discard_trump == "when_forced"
+    trumps_in_hands = k.rules.discard_trump != "free"
     for card in cards:
         suit_bit = 1 << t.effective_suit[card] if t.effective_suit[card] >= 0 else 0
         options = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
@@ -458,7 +458,7 @@ class _Solver:
             if follow:
                 if self.r.follow == "follow_or_trump" and led != t.trump:
                     follow |= hand & t.trump_mask
-                hand = follow
+                hand = follow | (hand & t.free)  # a joker that is not a trump may always be played
         cards = cards_of(hand)
         cards.sort(key=lambda c: -t.power[c] - (100 if t.trump_mask >> c & 1 else 0))
         return cards

@@ -88,14 +88,12 @@ def replay(record: dict[str, Any]) -> Any:
 
 
 def register_envs() -> list[str]:
-    """Register every preset in PettingZoo's AEC registry as ``smear/<preset>-v1``; returns the ids."""
+    """Register every preset in PettingZoo's AEC registry as ``smear/<preset>-v<ENV_VERSION>``; returns the ids."""
     import pettingzoo
-
-    from smear_env.aec import ENV_VERSION
 
     ids = []
     for preset in list_presets():
-        env_id = f"smear/{preset}-v{ENV_VERSION}"
+        env_id = f"smear/{preset}-v{_module_for(preset, None).ENV_VERSION}"  # each game's own version
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point="smear_env:env", kwargs={"preset": preset})
         ids.append(env_id)

@@ -46,8 +46,9 @@ Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
 starts from a fixed deal (``options["deals"]`` takes a list for successive hands); every
-deal is checked against the rules before the episode starts. Option names other than
-``deal``, ``deals``, ``dealer`` and ``scores`` are refused.
+deal is checked against the rules before the episode starts. ``options["scores"]`` (one
+int per team) starts the match from those scores. Option names other than ``deal``,
+``deals``, ``dealer`` and ``scores`` are refused.
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.render import render_text
 from smear_env.rules import Rules, get_rules
 
-ENV_VERSION = 1
+#: bumped when what an agent observes or may do changes for an existing preset. 2: smear and schmier let a
+#: player holding more than six trumps discard one at once (000), where 1 made them discard every other
+#: card first. Records stay replayable: they carry their full rules, and the old rule is discard_trump =
+#: "when_forced", which records of version 1 name.
+ENV_VERSION = 2
 
 
 class raw_env(CardGameEnv):

@@ -13,22 +13,29 @@ Design notes
 * Randomness comes only from the ``random.Random`` the game is seeded with, or
   from explicit deals, so every game is reproducible; :meth:`Game.record`
   returns JSON-able data that :func:`replay` turns back into the same state.
+* Front ends and tests read the state through the public accessors
+  (:meth:`Game.hand`, :meth:`Game.completed_tricks`, :meth:`Game.contract`,
+  :meth:`Game.match_scores`, :meth:`Game.results`, ...), which return copies or
+  immutable values. The attributes behind them (``hands``, ``tricks``, ``scores``,
+  ...) are the engine's working state, read directly by the observation builder
+  and the bots on the hot path; writing to them is not supported.
 """
 
 from __future__ import annotations
 
 import copy
+import numbers
 import operator
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from smear_env import actions as A
 from smear_env.cards import JOKERS_MASK, card_ids, cards_of, format_cards, mask_of, parse_cards, parse_deal, shuffle
 from smear_env.checks import as_int
 from smear_env.records import replay_record
 from smear_env.rules import Rules, get_rules, rules_from_dict
-from smear_env.scoring import HandResult, score_hand
+from smear_env.scoring import HandResult, Trick, as_tricks, score_hand
 from smear_env.trump import TrumpTable, trick_winner, trump_table
 
 ENGINE_VERSION = 1
@@ -38,6 +45,52 @@ PHASE_NAMES = ("bid", "trump", "call", "discard", "play", "over")
 
 #: ranks 3..9 of every suit: a hand of only these may call a misdeal (Minnesota)
 _MISDEAL_MASK = mask_of(s * 13 + r for s in range(4) for r in range(1, 8))
+
+
+class Contract(NamedTuple):
+    """What the auction settled (so far): each field is None until it is known.
+
+    ``bid`` is the number bid, or ``actions.MOON_BID`` for a moon; during the auction
+    ``bidder`` and ``bid`` are the high bid so far. ``partner`` is the seat holding the
+    called card once called (None if nobody holds it).
+    """
+
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    called_card: int | None
+    partner: int | None
+
+
+def check_scores(rules: Rules, scores: Any) -> list[int]:
+    """Starting match scores, one int per team (``rules.num_teams``), or a ``ValueError`` saying what is wrong.
+
+    Any sequence of integers will do (a list, a tuple, a numpy array); they come back as a list of ints.
+    """
+    values = list(scores) if hasattr(scores, "__len__") and not isinstance(scores, str | bytes | dict) else None
+    if (
+        values is None
+        or len(values) != rules.num_teams
+        or not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in values)
+    ):
+        raise ValueError(
+            f"scores {scores!r} are not starting scores: expected a list of {rules.num_teams} integers, "
+            f"one per team (teams: {[list(t) for t in rules.team_seats]})"
+        )
+    return [int(s) for s in values]
+
+
+def _check_hands_played(rules: Rules, hands_played: Any) -> int:
+    if hands_played == 0 and type(hands_played) is int:  # a new match: the common case, kept cheap
+        return 0
+    if not isinstance(hands_played, numbers.Integral) or isinstance(hands_played, bool) or hands_played < 0:
+        raise ValueError(f"hands_played {hands_played!r} is not a count of hands: expected an integer >= 0")
+    if rules.match_end == "hands" and hands_played >= rules.num_hands:
+        raise ValueError(
+            f"hands_played {hands_played} leaves no hand to play: the match has {rules.num_hands} hands "
+            f"(expected 0..{rules.num_hands - 1})"
+        )
+    return int(hands_played)
 
 
 @dataclass
@@ -68,7 +121,11 @@ class Deal:
 
 
 class Game:
-    """A match (or a single hand) of Smear under one set of :class:`Rules`."""
+    """A match (or a single hand) of Smear under one set of :class:`Rules`.
+
+    ``scores`` (one per team) and ``hands_played`` start the match part-way through,
+    for a front end resuming a match or a test of its end; both are kept in the record.
+    """
 
     def __init__(
         self,
@@ -78,8 +135,13 @@ class Game:
         dealer: int = 0,
         single_hand: bool = False,
         deals: list[Deal] | None = None,
+        scores: list[int] | tuple[int, ...] | None = None,
+        hands_played: int = 0,
     ) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        start_scores = [0] * self.rules.num_teams if scores is None else check_scores(self.rules, scores)
+        self.start_hands_played = _check_hands_played(self.rules, hands_played)
+        self.start_scores = tuple(start_scores)
         self.num_players = self.rules.num_players
         self.teams = [self.rules.team_of(s) for s in range(self.num_players)]  # match team of each seat
         self.single_hand = single_hand  # the match ends after one scored hand
@@ -92,8 +154,8 @@ class Game:
         dealer = as_int(dealer, "dealer", 0, self.num_players - 1)  # a seat: not 1.5, "2" or True
         self.first_dealer = dealer
         self.dealer = dealer
-        self.scores = [0] * self.rules.num_teams
-        self.hands_played = 0
+        self.scores = start_scores
+        self.hands_played = self.start_hands_played
         self.winners: frozenset[int] = frozenset()  # match-winning teams once phase is OVER
         self.hand_results: list[HandResult] = []
         self.history: list[int] = []  # every action applied, in order
@@ -162,6 +224,7 @@ class Game:
         self.partner = -1
         self.sides = list(self.teams)  # scoring side of each seat this hand
         self.discarded = [0] * n  # cards each seat put out of play (private to that seat)
+        self.picked = [0] * n  # cards each seat took from kitty or stock (private to that seat)
         self.discard_counts = [0] * n
         self.drawn_counts = [0] * n  # cards each seat took from kitty/stock (public count)
         self.exchanged = 0  # schmier redraw: cards the seat on turn has exchanged so far
@@ -169,7 +232,8 @@ class Game:
         self.played = [0] * n  # cards each seat has played to tricks
         self.won = [0] * n  # cards in the tricks each seat won
         self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
-        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []  # (leader, plays, winner)
+        # completed tricks of this hand as (leader, plays, winner); completed_tricks() gives them as Tricks
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
         self.leader = -1
         self.phase = BID
         self.current_player = (self.dealer + 1) % n
@@ -186,6 +250,62 @@ class Game:
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat in this hand (the bidder's side includes a called partner)."""
         return self.sides[seat]
+
+    # ------------------------------------------------------------------ public read-only accessors
+    def _seat(self, seat: object) -> int:
+        if not isinstance(seat, numbers.Integral) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat {seat!r} is not a seat: expected an int in 0..{self.num_players - 1}")
+        return int(seat)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` holds now, ascending (hidden information: a front end shows it to that seat only)."""
+        return tuple(cards_of(self.hands[self._seat(seat)]))
+
+    def discards(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` put out of play this hand (discards, exchanges, blinds), ascending."""
+        return tuple(cards_of(self.discarded[self._seat(seat)]))
+
+    def picked_up(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` took from the kitty or the stock this hand, ascending (only that seat saw them)."""
+        return tuple(cards_of(self.picked[self._seat(seat)]))
+
+    def current_trick(self) -> tuple[tuple[int, int], ...]:
+        """The trick on the table: (seat, card id) in play order; empty between tricks."""
+        return tuple(self.trick)
+
+    def completed_tricks(self) -> tuple[Trick, ...]:
+        """This hand's completed tricks, in order (a :class:`Trick` unpacks as ``leader, cards, winner``).
+
+        After the hand is scored and the next one dealt, they are gone; its :class:`HandResult`
+        (:meth:`results`) keeps the tricks of each scored hand.
+        """
+        return as_tricks(self.tricks)
+
+    def auction(self) -> tuple[int | None, ...]:
+        """Each seat's bid this hand: None (not yet), 0 (pass), the number, or ``actions.MOON_BID``."""
+        return tuple(self.bids)
+
+    def contract(self) -> Contract:
+        """The high bidder and bid, trump, the called card and the partner it revealed (None: not yet or none)."""
+
+        def known(value: int) -> int | None:
+            return None if value < 0 else value
+
+        return Contract(
+            known(self.bidder),
+            self.high_bid or None,
+            known(self.trump),
+            known(self.called_card),
+            known(self.partner),
+        )
+
+    def match_scores(self) -> tuple[int, ...]:
+        """The match score of each team (``rules.team_seats`` gives each team's seats)."""
+        return tuple(self.scores)
+
+    def results(self) -> tuple[HandResult, ...]:
+        """Every scored hand's :class:`HandResult` (copies: changing one changes nothing here)."""
+        return tuple(copy.deepcopy(result) for result in self.hand_results)
 
     def legal_mask(self) -> int:
         """Legal actions of the player on turn, as a bit mask over action ids (0 when over)."""
@@ -242,9 +362,12 @@ class Game:
         if seat == self.partner and self.called_card >= 0:
             hand &= ~(1 << self.called_card)  # the called card must reach the first trick
         cards = hand
-        if r.discard_trump == "when_forced":
-            trumps = self.table.trump_mask
-            cards = hand & ~trumps or hand & trumps & ~self.table.protected or hand
+        if r.discard_trump != "free":
+            t = self.table
+            if r.discard_trump == "excess_trumps" and (hand & t.trump_mask).bit_count() > r.play_hand_size:
+                cards = hand & ~t.protected or hand  # more trumps than can be kept: any unprotected card
+            else:
+                cards = hand & ~t.trump_mask or hand & ~t.protected or hand
         return cards << A.DISCARD_BASE
 
     def _legal_cards(self) -> int:
@@ -265,8 +388,8 @@ class Game:
         if not follow:
             return hand
         if r.follow == "strict" or led == self.trump:
-            return follow
-        return follow | (hand & t.trump_mask)
+            return follow | (hand & t.free)
+        return follow | (hand & (t.trump_mask | t.free))
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
@@ -349,7 +472,9 @@ class Game:
             self._start_discards()
 
     def _take(self, seat: int, cards: list[int]) -> None:
-        self.hands[seat] |= mask_of(cards)
+        taken = mask_of(cards)
+        self.hands[seat] |= taken
+        self.picked[seat] |= taken
         self.drawn_counts[seat] += len(cards)
 
     def _set_trump(self, suit: int) -> None:
@@ -361,7 +486,7 @@ class Game:
         if r.stock_use == "to_bidder":
             self._take(self.bidder, self.stock)
             self.stock = []
-        if r.called_partner:
+        if r.called_partner and self._legal_calls():  # nothing to call (the bidder holds every trump): alone
             self.phase, self.current_player = CALL, self.bidder
         else:
             self._start_discards()
@@ -436,7 +561,7 @@ class Game:
             self.current_player = (seat + 1) % self.num_players
             return
         winner = trick_winner(self.trick, self.table)[0]
-        self.tricks.append((self.leader, self.trick, winner))
+        self.tricks.append((self.leader, self.trick, winner))  # self.trick is replaced, never changed again
         self.won[winner] |= mask_of(c for _, c in self.trick)
         self.trick = []
         self.leader = self.current_player = winner
@@ -470,8 +595,8 @@ class Game:
         return copy.deepcopy(self)
 
     def record(self) -> dict[str, Any]:
-        """JSON-able record of the match so far: rules, deals and moves."""
-        return {
+        """JSON-able record of the match so far: rules, deals and moves (and a resumed match's starting point)."""
+        record = {
             "game": "smear",
             "engine_version": ENGINE_VERSION,
             "rules": self.rules.to_dict(),
@@ -481,6 +606,10 @@ class Game:
             "deals": [d.to_dict() for d in self.deals],
             "moves": [A.format_action(a) for a in self.history],
         }
+        if any(self.start_scores) or self.start_hands_played:  # only then: records of fresh matches keep their form
+            record["start_scores"] = list(self.start_scores)
+            record["start_hands_played"] = self.start_hands_played
+        return record
 
 
 def replay(record: dict[str, Any]) -> Game:
@@ -492,5 +621,8 @@ def replay(record: dict[str, Any]) -> Game:
     """
     return replay_record(
         record, "smear", ENGINE_VERSION, "single_hand", Deal.from_dict, rules_from_dict,
-        lambda rules, seed, dealer, single, deals: Game(rules, seed, dealer=dealer, single_hand=single, deals=deals),
+        lambda rules, seed, dealer, single, deals: Game(
+            rules, seed, dealer=dealer, single_hand=single, deals=deals,
+            scores=record.get("start_scores"), hands_played=record.get("start_hands_played", 0),
+        ),
     )
