@@ -24,12 +24,11 @@ from training.evaluate import (
     derive_seed,
     evaluate,
     lineup,
-    main,
     mean_hand_reward,
-    parse_rule,
     rules_for_agents,
     score_for_a,
 )
+from training.evaluate.cli import main, parse_rule
 from training.ladder import ladder
 from training.stats import Z95, RunningMean, mean_interval, wilson_interval, win_rate
 
