@@ -1,13 +1,14 @@
 """Duplicate-format evaluation of two agents on any preset: :func:`evaluate` and what it returns.
 
 Why duplicate: card luck swamps skill in short samples. Each deal seed is played
-twice with the same engine seed, once with agent A in the even seats and B in the
-odd seats and once the other way round, so both agents hold the same cards in
-turn and the luck of the deal largely cancels. Deals come only from the engine's
-RNG (seeded by ``env.reset(seed=...)``), so both games of a pair see the same
-sequence of deals even when play differs. With partnerships the parity swap
-swaps the teams; with individual scores (``ten_point_5p``) A holds the seats of
-one parity and B the others, and a match is A's win when only A's seats won.
+twice with the same engine seed, once with agent A holding the even-numbered
+teams and B the odd ones, and once the other way round, so both agents hold the
+same cards in turn and the luck of the deal largely cancels. Deals come only
+from the engine's RNG (seeded by ``env.reset(seed=...)``), so both games of a
+pair see the same sequence of deals even when play differs. Roles go by team,
+never by seat, so partners always play for the same agent, whatever the seating
+(``rules.teams``); with individual scores (``ten_point_5p``) every player is a
+team of one, and a match is A's win when only A's seats won.
 
 Determinism: every game's deal seed depends on ``(seed, pair)`` and every agent's
 seed on ``(seed, game index, seat)``; workers tally games with exact arithmetic
@@ -45,7 +46,7 @@ from training.evaluate.games import (
     tally_hands,
     winning_seats,
 )
-from training.evaluate.lineups import ROLE_NAMES, A, B, lineup
+from training.evaluate.lineups import ROLE_NAMES, A, B, lineup, seat_teams
 from training.evaluate.results import AgentReport, EvalResult
 from training.evaluate.run import check_preset, check_setup, evaluate
 from training.evaluate.seeds import agent_seed, deal_seed, derive_seed
@@ -73,6 +74,7 @@ __all__ = [
     "play_game",
     "rules_for_agents",
     "score_for_a",
+    "seat_teams",
     "tally_hands",
     "winning_seats",
 ]

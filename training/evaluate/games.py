@@ -18,7 +18,7 @@ import smear_env
 from agents.base import Agent
 from agents.registry import make_agent
 from smear_env.actions import MOON_BID
-from training.evaluate.lineups import A, B, lineup
+from training.evaluate.lineups import A, B, lineup, seat_teams
 from training.evaluate.seeds import agent_seed, deal_seed
 from training.evaluate.tally import DecisionTimes, GameOutcome, Tally
 
@@ -71,7 +71,7 @@ def tally_hands(game: Any, seats: Sequence[int], tally: Tally) -> int:
     """Add the hand (round) statistics of the agent in ``seats`` to ``tally``; returns the hands counted.
 
     Points per hand are those its side took; when the agent holds seats on several
-    sides (called partner, individual scores) they are averaged over its seats.
+    sides (called partner, individual scores, several teams) they are averaged over its seats.
     """
     if not hasattr(game, "hand_results"):  # Bohemian Schneider: rounds, no bids
         tally.has_bids = False
@@ -133,6 +133,7 @@ class Runner:
         self.env = smear_env.raw_env(preset=config.preset, **config.rule_overrides)
         self.rules = rules_for_agents(self.env, config.preset, config.rule_overrides)
         self.num_players = len(self.env.possible_agents)
+        self.teams = seat_teams(self.env.rules, self.num_players)  # match team of each seat: roles go by team
         self._agents: dict[tuple[int, int], Agent] = {}
 
     def agent(self, role: int, seat: int, seed: int) -> Agent:
@@ -147,7 +148,7 @@ class Runner:
     def play(self, game_index: int, tallies: Sequence[Tally]) -> GameOutcome:
         """Play game ``game_index`` and add its statistics to ``tallies`` (A, B)."""
         c = self.config
-        roles = lineup(game_index, self.num_players)
+        roles = lineup(game_index, self.teams)
         seed = deal_seed(c.seed, game_index // 2)
         agents = [self.agent(role, seat, agent_seed(c.seed, game_index, seat)) for seat, role in enumerate(roles)]
         stopped = play_game(self.env, agents, seed, c.max_hands, [tallies[role].times for role in roles])
