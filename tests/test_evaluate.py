@@ -266,6 +266,28 @@ def test_a_deal_thrown_in_counts_zero_hand_reward_so_one_deal_games_still_pair()
     assert result.paired_reward == mean_interval([0.0] * 10)  # the rule bot against itself: every pair cancels
 
 
+def test_hand_reward_compares_the_two_agents_whatever_the_number_of_sides() -> None:
+    hand = SimpleNamespace(side_of_seat=[0, 1, 2, 0, 1, 2], deltas={0: 3, 1: -2, 2: 1})  # three teams of two
+    game = SimpleNamespace(num_players=6, hand_results=[hand, hand])
+    assert mean_hand_reward(game, [0, 2, 3, 5]) == 4.0  # A's seats change by 2 on average, B's by -2
+    assert mean_hand_reward(game, [1, 4]) == -4.0
+    alone = SimpleNamespace(side_of_seat=[0, 1, 2, 3], deltas={0: 5, 1: -4, 2: 1, 3: 2})  # everyone alone
+    assert mean_hand_reward(SimpleNamespace(num_players=4, hand_results=[alone]), [0, 2]) == 3 - (-1)
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [("ten_point_6p", THREE_TEAMS_OF_TWO), ("ten_point", {"partnerships": False}), ("ten_point_5p", {})],
+)
+def test_a_deterministic_bot_against_itself_cancels_with_any_number_of_sides(
+    preset: str, overrides: dict[str, object]
+) -> None:
+    result = evaluate("rule", "rule", preset, matches=4, seed=3, workers=1, max_hands=4, rule_overrides=overrides)
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert first.reward_a == -second.reward_a != 0
+    assert result.paired_reward.value == 0
+
+
 def test_paired_reward_averages_each_pair_then_takes_the_interval_over_pairs() -> None:
     result = evaluate("rule", "random", "four_point", matches=6, seed=1, workers=1)
     known = [2.0, 1.0, -1.0, 3.0, 0.5, 0.5]  # pairs average to 1.5, 1.0, 0.5

@@ -45,7 +45,7 @@ def _record() -> None:
     data = json.loads(RECORDED.read_text())
     for case in data["cases"]:
         case["results"] = _results(case)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True, check=True)
     data["recorded_on"] = commit.stdout.strip()
     RECORDED.write_text(json.dumps(data, indent=1) + "\n")
 

@@ -90,7 +90,14 @@ def tally_hands(game: Any, seats: Sequence[int], tally: Tally) -> int:
 
 
 def mean_hand_reward(game: Any, seats: Sequence[int]) -> float | None:
-    """Mean over the hands and ``seats`` of the seat's side's score change minus the best other side's.
+    """Mean per hand of the score change of the agent in ``seats`` minus that of the agent in the other seats.
+
+    An agent's score change in a hand is the change of its seats' sides, averaged over
+    its seats. With two sides that is its side's change minus the other side's (as
+    ``HandResult.hand_reward`` gives it); with more (everyone alone, three teams) it
+    still compares the two agents, so B's figure is minus A's and an agent against
+    itself scores 0 on average, where a seat's change minus the best other side's
+    would count A's own other seats against it.
 
     A Smear game whose every deal was thrown in (all passed, a misdeal) counts 0:
     nobody's score moved. That happens in one-deal games (``--max-hands 1``), and
@@ -102,7 +109,14 @@ def mean_hand_reward(game: Any, seats: Sequence[int]) -> float | None:
     results = game.hand_results
     if not results:
         return 0.0
-    return sum(r.hand_reward(s) for r in results for s in seats) / (len(results) * len(seats))
+    others = [s for s in range(game.num_players) if s not in seats]
+    total = sum(_mean_change(r, seats) - _mean_change(r, others) for r in results)
+    return float(total / len(results))
+
+
+def _mean_change(result: Any, seats: Sequence[int]) -> Fraction:
+    """The score change of the sides of ``seats`` in one hand, averaged over the seats (exactly)."""
+    return Fraction(sum(result.deltas[result.side_of_seat[s]] for s in seats), len(seats))
 
 
 @dataclass(frozen=True)

@@ -89,4 +89,4 @@ class GameOutcome:
     score_a: float  # 1 win, 1/2 draw or stopped, 0 loss
     hands: int  # scored hands (rounds in Bohemian Schneider)
     stopped: bool  # not over after max_hands deals; counted as a draw
-    reward_a: float | None = None  # A's mean hand reward (HandResult.hand_reward) per hand; None: no Smear hands
+    reward_a: float | None = None  # A's score change per hand minus B's (games.mean_hand_reward); None: no hands
