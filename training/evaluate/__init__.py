@@ -26,6 +26,7 @@ The package, one concern a module, each depending only on those listed before it
 * :mod:`~training.evaluate.tally`: what the games add up to, per agent and per game;
 * :mod:`~training.evaluate.games`: playing one game and reading its outcome;
 * :mod:`~training.evaluate.workers`: sharing the deal pairs among processes;
+* :mod:`~training.evaluate.report`: markdown tables and number formats (the ladder's too);
 * :mod:`~training.evaluate.results`: the result, its per-agent reports and their JSON;
 * :mod:`~training.evaluate.run`: :func:`evaluate` itself and the checks before it plays;
 * :mod:`~training.evaluate.cli`: the command line (``smear-rl evaluate``, ``python -m training.evaluate``),
