@@ -571,7 +571,8 @@ class Game:
     # hand end and match end
     def _end_hand(self) -> None:
         self.hands_played += 1
-        result = score_hand(self)
+        result = score_hand(self, self.scores, self.hands_played)
+        self.scores[:] = result.scores_after  # in place: readers holding the list see the new scores
         self.hand_results.append(result)
         winners = result.match_winners
         if winners is None and self.single_hand:

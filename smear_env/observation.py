@@ -354,6 +354,7 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "num_players": game.num_players,
         "team": r.team_of(seat),
+        "teams": [list(seats) for seats in r.team_seats],
         "preset": r.name,
         "phase": PHASE_NAMES[game.phase],
         "dealer": game.dealer,

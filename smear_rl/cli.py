@@ -15,7 +15,7 @@ from collections.abc import Callable
 #: subcommand -> (module holding ``main(argv)``, extra that installs what it needs or "", one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
-    "evaluate": ("training.evaluate", "eval", "pit agents against each other in duplicate matches, with intervals"),
+    "evaluate": ("training.evaluate.cli", "eval", "pit agents against each other in duplicate matches, with intervals"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
     "play": ("smear_rl.play.cli", "", "play the bots in the terminal: any preset or house rules, hints, records"),
     "pool": ("training.pool", "eval", "add up evaluation results of one match-up run on several seeds"),

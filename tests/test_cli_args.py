@@ -17,7 +17,9 @@ pytest.importorskip("torch")
 
 from smear_rl import bench  # noqa: E402
 from tests.cli_helpers import assert_refused  # noqa: E402
-from training import distill, evaluate, fit_moon_odds, plot, pool, train  # noqa: E402
+from training import distill, fit_moon_odds, plot, pool, train  # noqa: E402
+from training.evaluate import cli as evaluate  # noqa: E402
+from training.evaluate import run as evaluate_run  # noqa: E402
 
 STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
 EVAL = ["random", "random", "--preset", "smear", "--matches", "2", "--workers", "1", "--no-progress"]
@@ -30,7 +32,7 @@ def no_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("games started before the arguments were checked")
 
-    monkeypatch.setattr(evaluate, "_run_chunks", refuse)
+    monkeypatch.setattr(evaluate_run, "run_chunks", refuse)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +78,7 @@ def test_evaluate_checks_the_json_path_before_evaluating(
 
 def test_evaluate_workers_zero_is_a_clear_error_in_the_api_too() -> None:
     with pytest.raises(ValueError, match=r"workers \(processes\) 0 is out of range: expected an integer >= 1"):
-        evaluate.evaluate("random", "random", "smear", 2, seed=0, workers=0)
+        evaluate_run.evaluate("random", "random", "smear", 2, seed=0, workers=0)
 
 
 @pytest.fixture

@@ -50,7 +50,8 @@ from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
 from training.cli import ArgumentParser, check_output_folder, int_at_least
-from training.evaluate import derive_seed
+from training.evaluate import derive_seed, lineup
+from training.evaluate.lineups import A as STUDENT
 
 
 @dataclass(frozen=True)
@@ -135,13 +136,14 @@ class LabelRunner:
         self.labeller = _teacher(job.teacher, self.rules, 0)
 
     def match(self, index: int) -> Labels:
-        """Match ``index``: the student in the even seats of even matches and the odd seats of odd ones."""
+        """Match ``index``: the student's teams are role A of an evaluation's game ``index`` (they alternate)."""
         r = self.rules
         seed = derive_seed("distill", self.job.seed, index)
         for k, bot in enumerate((self.student, self.labeller, *self.teachers)):
             bot.reset(derive_seed("distill-agent", self.job.seed, index, k))
         game = Game(r, seed=seed, dealer=index % r.num_players)
         observer = IncrementalObserver(r.num_players)
+        roles = lineup(index, game.teams)  # by team, so partners are both the student or both teachers
         rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
         while not game.is_over and len(game.deals) <= self.job.max_hands:
             seat = game.current_player
@@ -149,7 +151,7 @@ class LabelRunner:
             if legal & (legal - 1) == 0:  # forced
                 game.apply(legal.bit_length() - 1)
                 continue
-            is_student = seat % 2 == index % 2
+            is_student = roles[seat] == STUDENT
             view = player_view(game, seat)
             obs = observer.vector(game, seat)
             mask = action_mask(legal).astype(bool)

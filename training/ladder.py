@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
-from training.evaluate import EvalResult, check_setup, evaluate
+from training.evaluate import EvalResult, check_setup, evaluate, report
 
 
 class LadderEntry(NamedTuple):
@@ -36,6 +36,14 @@ class LadderEntry(NamedTuple):
     sigma: float
     games: int
     score: float  # match points taken over all its games (draws half)
+
+    def cells(self, rank: int) -> list[str]:
+        """This entry's row of the ladder table, placed ``rank``."""
+        numbers = f"{self.rating:.2f}", f"{self.mu:.2f}", f"{self.sigma:.2f}", str(self.games), f"{self.score:.3f}"
+        return [str(rank), self.agent, *numbers]
+
+
+LADDER_HEADER = ("rank", "agent", "rating", "mu", "sigma", "games", "score")
 
 
 @dataclass(frozen=True)
@@ -60,14 +68,9 @@ class LadderResult:
             f"**Ladder** on `{self.preset}`: {len(self.entries)} agents, {self.matches_per_pair} games per pair, "
             f"seed {self.seed}; rating = OpenSkill Plackett-Luce mu - 3 sigma",
             "",
-            "| rank | agent | rating | mu | sigma | games | score |",
-            "|---|---|---|---|---|---|---|",
+            *report.table(LADDER_HEADER, (e.cells(rank) for rank, e in enumerate(self.entries, 1))),
+            "",
         ]
-        for rank, e in enumerate(self.entries, 1):
-            lines.append(
-                f"| {rank} | {e.agent} | {e.rating:.2f} | {e.mu:.2f} | {e.sigma:.2f} | {e.games} | {e.score:.3f} |"
-            )
-        lines.append("")
         for p in self.pairs:
             lines.append(f"- {p.agent_a} vs {p.agent_b}: {p.agent_a} win rate {p.a.win_rate.as_text()}")
         return "\n".join(lines)
