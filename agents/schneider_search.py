@@ -6,6 +6,16 @@ each card it may play, the bot deals the unseen cards many times at random into
 an opponent's hand of the right size and a pile order, solves each such deal as
 a perfect-information game, and plays the card of best mean value.
 
+Dealing the hidden cards
+------------------------
+Every split of the unseen cards fits what was seen (there is no duty to follow,
+so no void proves anything). But a sensible opponent's last plays hint at its
+hand: it takes a trick when it holds the card above the lead, throws a counter
+only when it has no plain card, and leads a card that may be beaten only when
+it has no safe lead. Deals that contradict its play in this trick and the last
+one are kept less often (rejection sampling with :class:`OpponentPlay`'s odds),
+not ruled out: an opponent may play otherwise.
+
 Solving a deal
 --------------
 The rest of a round, once the pile order is fixed, is a two-player zero-sum
@@ -23,8 +33,8 @@ With at most ``exact_tricks`` tricks left the deal is solved to the end; the
 last six tricks (pile empty) are perfect information, so one deal is then the
 whole truth and the bot does not sample. Earlier, the search looks ``depth``
 tricks ahead and estimates the rest with :func:`estimate_future`, a linear
-model of the leader's future points fitted to solved positions (see
-``LEAD_WEIGHTS``).
+model of the leader's future points per tricks left, fitted by
+``training/fit_schneider_eval.py`` (``agents/schneider_eval.json``).
 
 What a move is worth
 --------------------
@@ -37,8 +47,13 @@ round it is ``2*Phi(lead / (ROUND_MARGIN_SD * sqrt(rounds after this))) - 1``,
 the chance of the lead holding over the rounds still to play, mapped to -1..1.
 Minimax commutes with a monotone function of the final points, so each deal is
 solved in points and valued afterwards; an estimate (a depth-limited search) is
-valued as the mean over a normal spread of ``ESTIMATE_SD`` points per counter
-still unresolved, since the estimate is only an estimate.
+valued as the mean over a normal spread of ``ESTIMATE_SD`` points per root of
+the counters still out, since the estimate is only an estimate.
+
+The card of best mean is played, except that among the cards within ``tiebreak``
+standard errors of it (paired over the same deals: sampling noise) the plain
+heuristic's favourite goes first (:func:`preference`): do not throw a counter,
+lead a safe card, keep the card that may beat a lead.
 
 ``samples`` bounds the number of sampled deals and ``time_budget`` (seconds)
 the time per decision; the search stops at whichever comes first (at least one
@@ -64,6 +79,7 @@ from smear_env.schneider.game import (
     DECK,
     DECK_MASK,
     HAND_SIZE,
+    PILE_SIZE,
     ROUND_POINTS,
     TRICKS_PER_ROUND,
     card_above,
@@ -75,14 +91,23 @@ from smear_env.schneider.game import (
 #: multipliers, mine minus the opponent's): how far a lead can swing in each round still to play
 ROUND_MARGIN_SD = 12.0
 
-#: spread, in points per square root of the counters still unresolved, of the depth-limited estimate
-ESTIMATE_SD = 0.9
+#: spread of the depth-limited estimate, in points per square root of the counters still out: the
+#: evaluation's residual sd per root of those is 0.33 (7 tricks left) to 0.74 (16) in its fit
+ESTIMATE_SD = 0.6
+
+#: how likely a sensible opponent is to play against the hints of :class:`OpponentPlay` while the pile
+#: lasts. The rule bot never does; this search, against itself (12 matches, 16 samples), let 0 of 17
+#: takeable tricks go, threw a counter in 54 of 169 tricks it lost holding a plain card, and led a
+#: card that might be beaten in 11 of 207 leads with a safe one in hand. The odds sit near the search's
+DECLINED_TAKE_ODDS = 0.05  # lets a trick go that it could take with the card above the lead
+COUNTER_THROW_ODDS = 0.3  # throws a counter while it holds a plain card (7, 8, 9)
+UNSAFE_LEAD_ODDS = 0.1  # leads a card the other player might beat while it holds a safe lead
+
+#: sampled deals drawn (and weighed against the opponent's recent plays) for each one kept
+HINT_TRIES = 20
 
 #: weight of one point of round-score margin next to a won (+1) or lost (-1) match: breaks ties only
 MARGIN_TIEBREAK = 1e-4
-
-_UNSET = -1
-
 
 # ---------------------------------------------------------------------- card tables
 def _card_tables() -> tuple[list[int], list[int], list[int]]:
@@ -235,6 +260,43 @@ def smoothed_value(table: Sequence[float], low: int, high: int, estimate: float,
 
 # ---------------------------------------------------------------------- what a seat knows
 @dataclass(frozen=True)
+class OpponentPlay:
+    """A card the opponent played recently, with what it knew then: the hint it gives about its hand."""
+
+    card: int
+    led: int  # the card it followed, -1 when it led
+    before: int  # cards played this round before it (both seats)
+    drew_since: bool  # it drew a card after this play, so its hand then held one card not in it now
+    played_since: int = 0  # cards it played after this one (it held them then)
+
+    def likelihood(self, hand_then: int) -> float:
+        """How likely a sensible player holding ``hand_then`` (with ``card``) plays ``card`` here, 0..1.
+
+        It takes a trick it can take; it throws a counter only when it holds no plain
+        card; it leads a card that may be beaten only when it has no safe lead.
+        """
+        if self.led >= 0:
+            if hand_then & ABOVE[self.led] and ABOVE[self.led] != 1 << self.card:
+                return DECLINED_TAKE_ODDS
+            if POINT[self.card] and hand_then & ~COUNTERS_MASK:
+                return COUNTER_THROW_ODDS
+            return 1.0
+        unseen_then = DECK_MASK & ~(hand_then | self.before)
+        safe = hand_then & ~(unseen_then >> 1)
+        if safe and not safe >> self.card & 1:
+            return UNSAFE_LEAD_ODDS
+        return 1.0
+
+    def likelihood_now(self, hand: int) -> float:
+        """:meth:`likelihood` for an opponent holding ``hand`` now (the card it drew since is any of them)."""
+        held = 1 << self.card | self.played_since
+        if not self.drew_since:
+            return self.likelihood(hand | held)
+        cards = cards_of(hand)
+        return sum(self.likelihood((hand ^ 1 << c) | held) for c in cards) / len(cards) if cards else 1.0
+
+
+@dataclass(frozen=True)
 class SchneiderKnowledge:
     """Everything one seat may use, from its view: cards as bit masks."""
 
@@ -245,6 +307,14 @@ class SchneiderKnowledge:
     pile_size: int
     led: int  # the card led to me when I follow, else -1
     situation: MatchSituation
+    hints: tuple[OpponentPlay, ...] = ()  # the opponent's plays in this trick and the last one
+
+    def hint_weight(self, opp_hand: int) -> float:
+        """How well an opponent's hand fits its recent plays (1: as a sensible player would play)."""
+        weight = 1.0
+        for hint in self.hints:
+            weight *= hint.likelihood_now(opp_hand)
+        return weight
 
     @property
     def remaining_points(self) -> int:
@@ -275,7 +345,34 @@ def knowledge_from_view(view: dict[str, Any]) -> SchneiderKnowledge:
         lead=scores[seat] - scores[1 - seat],
         rounds_after=view["num_rounds"] - view["rounds_played"] - 1,
     )
-    return SchneiderKnowledge(seat, hand, unseen, opp_hand_size, view["pile_size"], led, situation)
+    hints = _opponent_plays(view, seat, played[0] | played[1])
+    return SchneiderKnowledge(seat, hand, unseen, opp_hand_size, view["pile_size"], led, situation, hints)
+
+
+def _opponent_plays(view: dict[str, Any], seat: int, played: int) -> tuple[OpponentPlay, ...]:
+    """The opponent's play in the current trick (when it led) and in the last finished one."""
+    hints = []
+    tricks = view["tricks"]
+    before = played
+    since = 0  # the opponent's card in the current trick
+    if view["trick"]:
+        opp, name = view["trick"][0]
+        card = parse_card(name)
+        before &= ~(1 << card)
+        if opp != seat:
+            hints.append(OpponentPlay(card, -1, before, drew_since=False))
+            since = 1 << card
+    if tricks:
+        plays = [(s, parse_card(name)) for s, name in tricks[-1]["cards"]]
+        for _, card in plays:
+            before &= ~(1 << card)
+        drew = len(tricks) <= PILE_SIZE // 2  # both drew after each of the first ten tricks
+        for i, (s, card) in enumerate(plays):
+            if s != seat:
+                led = plays[0][1] if i else -1
+                known = before | (1 << led if led >= 0 else 0)
+                hints.append(OpponentPlay(card, led, known, drew_since=drew, played_since=since))
+    return tuple(hints)
 
 
 # ---------------------------------------------------------------------- the solver
@@ -425,7 +522,7 @@ class SchneiderSearchAgent(Agent):
         self,
         rules: Any = None,
         seed: int | None = None,
-        samples: int = 16,
+        samples: int = 32,
         time_budget: float = 0.1,
         depth: int = 2,
         exact_tricks: int = 6,
@@ -465,27 +562,45 @@ class SchneiderSearchAgent(Agent):
         unseen = cards_of(k.unseen)
         done = 0
         while done < samples and (done == 0 or time.perf_counter() < deadline):
-            self.rng.shuffle(unseen)
-            opp_hand = mask_of(unseen[: k.opp_hand_size])
+            opp_hand = self.sample_opponent(k, unseen)
             solver = DealSolver(unseen[k.opp_hand_size :])
-            for move, future in self._futures(k, solver, opp_hand, depth).items():
+            for move, future in self._futures(k, solver, opp_hand, moves, depth).items():
                 values[move].append(smoothed_value(table, low, high, k.situation.captured + future, spread))
             done += 1
         return values
 
+    def sample_opponent(self, k: SchneiderKnowledge, unseen: list[int]) -> int:
+        """Shuffle ``unseen`` (the opponent's hand first, then the pile) to fit the opponent's recent plays.
+
+        A uniform deal is kept with probability :meth:`SchneiderKnowledge.hint_weight`
+        (rejection sampling); after ``HINT_TRIES`` the likeliest deal drawn is used.
+        """
+        best, best_weight = list(unseen), -1.0
+        for _ in range(HINT_TRIES):
+            self.rng.shuffle(unseen)
+            opp_hand = mask_of(unseen[: k.opp_hand_size])
+            weight = k.hint_weight(opp_hand) if k.hints and k.pile_size else 1.0
+            if weight >= 1.0 or self.rng.random() < weight:
+                return opp_hand
+            if weight > best_weight:
+                best, best_weight = list(unseen), weight
+        unseen[:] = best
+        return mask_of(unseen[: k.opp_hand_size])
+
     @staticmethod
-    def _futures(k: SchneiderKnowledge, solver: DealSolver, opp_hand: int, depth: int) -> dict[int, float]:
-        """The counter points I capture from now on after each of my cards, in one deal."""
+    def _futures(
+        k: SchneiderKnowledge, solver: DealSolver, opp_hand: int, moves: list[int], depth: int
+    ) -> dict[int, float]:
+        """The counter points I capture from now on after each of ``moves``, in one deal."""
         inf = math.inf
         if k.led < 0:  # I lead
             return {
-                card: solver.follow_value(k.hand ^ (1 << card), opp_hand, card, 0, -inf, inf, depth)
-                for card in cards_of(k.hand)
+                card: solver.follow_value(k.hand ^ (1 << card), opp_hand, card, 0, -inf, inf, depth) for card in moves
             }
         remaining = k.remaining_points
         return {  # the opponent led: my points are what the leader does not take
             card: remaining - solver.trick_value(opp_hand, k.hand ^ (1 << card), k.led, card, 0, -inf, inf, depth)
-            for card in cards_of(k.hand)
+            for card in moves
         }
 
 

@@ -6,6 +6,7 @@ with cards that cannot be beaten, leaving the hands the test names for the end.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from itertools import pairwise
@@ -18,9 +19,13 @@ from agents.registry import agent_options, make_agent
 from agents.schneider_bots import SchneiderRuleAgent
 from agents.schneider_search import (
     ABOVE,
+    COUNTER_THROW_ODDS,
+    DECLINED_TAKE_ODDS,
     POINT,
+    UNSAFE_LEAD_ODDS,
     DealSolver,
     MatchSituation,
+    OpponentPlay,
     SchneiderSearchAgent,
     choose_card,
     estimate_future,
@@ -268,6 +273,62 @@ def test_knowledge_counts_the_opponents_cards() -> None:
     k = knowledge_from_view(player_view(game, game.current_player))
     assert k.led >= 0 and k.opp_hand_size == 5 and k.pile_size == 20
     assert k.unseen.bit_count() == 25 and not k.unseen & k.hand
+
+
+# ---------------------------------------------------------------------- reading the opponent
+def opening(hand0: str, hand1: str, moves: str, dealer: int = 0) -> Game:
+    """A match whose first deal gives seat 0 and seat 1 these hands, after ``moves`` (comma separated)."""
+    used = parse_cards(f"{hand0} {hand1}")
+    game = Game(
+        SchneiderRules(),
+        seed=0,
+        dealer=dealer,
+        deals=[Deal([parse_cards(hand0), parse_cards(hand1)], [c for c in DECK if c not in used])],
+    )
+    for move in moves.split(","):
+        game.apply(parse_card(move.strip()))
+    return game
+
+
+def share_holding(game: Game, card: str, hints: bool, deals: int = 400) -> float:
+    """How often the sampled opponent hand of the player on turn holds ``card``."""
+    view = player_view(game, game.current_player)
+    k = knowledge_from_view(view)
+    if not hints:
+        k = dataclasses.replace(k, hints=())
+    agent = SchneiderSearchAgent(None, 0)
+    unseen = cards_of(k.unseen)
+    return sum(bool(agent.sample_opponent(k, unseen) >> parse_card(card) & 1) for _ in range(deals)) / deals
+
+
+def test_an_opponent_who_let_a_trick_go_probably_lacked_the_card_above() -> None:
+    # I (seat 1) led 8S; the opponent threw 7H instead of taking with 9S, then both drew
+    game = opening("7H 7C 8C 9C 7D 8D", "8S AS KS QS JS TS", "8S, 7H")
+    assert game.current_player == 1 and len(game.tricks) == 1
+    assert share_holding(game, "9S", hints=True) < 0.5 * share_holding(game, "9S", hints=False)
+
+
+def test_an_unsafe_lead_hints_that_the_leader_had_no_safe_one() -> None:
+    # the opponent (seat 0) opened with 7C, which my 8C could beat: it likely held no Ace (always safe)
+    game = opening("7C 9D TH JH QS 7S", "8C 9C TC JC QC KC", "7C", dealer=1)
+    assert game.current_player == 1
+    aces = ["AC", "AD", "AH", "AS"]
+    with_hint = sum(share_holding(game, ace, hints=True) for ace in aces)
+    without = sum(share_holding(game, ace, hints=False) for ace in aces)
+    assert with_hint < 0.7 * without
+
+
+def test_opponent_play_odds() -> None:
+    led, above = parse_card("8S"), parse_card("9S")
+    declined = OpponentPlay(parse_card("7H"), led, before=1 << led, drew_since=False)
+    assert declined.likelihood(mask_of([above, parse_card("7C")])) == DECLINED_TAKE_ODDS
+    assert declined.likelihood(mask_of(parse_cards("7C 8C"))) == 1.0
+    thrown = OpponentPlay(parse_card("KH"), led, before=1 << led, drew_since=False)
+    assert thrown.likelihood(mask_of(parse_cards("KH 7C"))) == COUNTER_THROW_ODDS
+    assert thrown.likelihood(mask_of(parse_cards("KH QH"))) == 1.0
+    unsafe_lead = OpponentPlay(parse_card("7C"), -1, before=0, drew_since=False)
+    assert unsafe_lead.likelihood(mask_of(parse_cards("7C AS"))) == UNSAFE_LEAD_ODDS  # AS was safe
+    assert unsafe_lead.likelihood(mask_of(parse_cards("7C 7D"))) == 1.0  # nothing was
 
 
 # ---------------------------------------------------------------------- options
