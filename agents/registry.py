@@ -38,10 +38,12 @@ _SMEAR_AGENTS: dict[str, Callable[..., Agent]] = {
 
 def _schneider_agents() -> dict[str, Callable[..., Agent]]:
     from agents.schneider_bots import SchneiderRuleAgent
+    from agents.schneider_search import SchneiderSearchAgent
 
     return {
         "random": lambda rules, seed: RandomAgent(seed),
         "rule": lambda rules, seed: SchneiderRuleAgent(seed),
+        "search": SchneiderSearchAgent,
     }
 
 
