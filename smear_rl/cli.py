@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
     "evaluate": ("training.evaluate", "", "pit agents against each other in duplicate matches with honest statistics"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
+    "export": ("training.export", "train", "export a training checkpoint (.pt) to a torch-free policy file (.npz)"),
 }
 
 
