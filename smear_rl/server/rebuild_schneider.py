@@ -1,0 +1,247 @@
+"""The Bohemian Schneider side of the rebuild: a seat sees its own draws from the pile, never the opponent's.
+
+See :mod:`smear_rl.server.rebuild` for the method. There is no duty to follow, so
+a play says nothing about the rest of a hand; what constrains the hidden cards is
+time: a card the opponent plays was in its hand then, so it was dealt to it or
+drawn by it after an earlier trick. After each trick both seats draw, the winner
+first, while the pile lasts, so the pile position of every draw is public. The
+placement puts each unseen card in the opponent's dealt hand, one of its draws, or
+the rest of the pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from smear_env.cards import format_card
+from smear_env.schneider import game as sg
+from smear_env.schneider.observation import player_view
+from smear_rl.server.assign import assign
+from smear_rl.server.errors import RequestError, history_error
+from smear_rl.server.rebuild import Event, Rebuilt, SeatRequest, event_shape, hidden_take, index_of, parse_card_in
+
+
+class _Reader:
+    """Events read in order with the checks that need no deal: shapes, notation, my cards, cards seen twice."""
+
+    def __init__(self, req: SeatRequest) -> None:
+        self.req = req
+        self.deck = frozenset(sg.DECK)
+        self.mine = set(req.hand)
+        self.known = {c: "is in your hand" for c in req.hand}
+
+    def read(self) -> tuple[list[Event], RequestError | None]:
+        events = []
+        for i, raw in enumerate(self.req.events):
+            try:
+                events.append(self._event(i, raw))
+            except RequestError as err:
+                return events, err
+        return events, None
+
+    def _event(self, i: int, raw: Any) -> Event:
+        me = self.req.seat
+        seat = event_shape(i, raw, sg.NUM_PLAYERS, {"seat", "move", "take"})
+        if "take" in raw:
+            if seat != me:
+                return hidden_take(i, seat, me, raw["take"])
+            if not isinstance(raw["take"], list):
+                raise history_error(i, "your own draw lists its card, e.g. [\"9S\"]", "take")
+            cards = [parse_card_in(self.deck, c, f"events[{i}].take[{k}]") for k, c in enumerate(raw["take"])]
+            for card in cards:
+                self._place(i, card, f"was drawn by you at events[{i}]")
+                self.mine.add(card)
+            return Event(i, seat, take=cards)
+        card = self._card_of(i, raw["move"])
+        if seat == me:
+            if card not in self.mine:
+                raise history_error(i, f"you (seat {me}) do not hold {format_card(card)}", "move")
+            self.mine.discard(card)
+            self.known[card] = f"was played by you at events[{i}]"
+        else:
+            self._place(i, card, f"was played by seat {seat} at events[{i}]")
+        return Event(i, seat, card)
+
+    def _card_of(self, i: int, move: Any) -> int:
+        if isinstance(move, int) and not isinstance(move, bool):
+            move = f"play {format_card(move)}" if 0 <= move < 52 else str(move)
+        if not isinstance(move, str):
+            raise history_error(i, f"{move!r} is not a move: expected 'play <card>', e.g. 'play 8S'", "move")
+        try:
+            card = sg.parse_action(move)
+        except ValueError as err:
+            raise history_error(i, str(err), "move") from None
+        if card not in self.deck:
+            raise history_error(i, f"{format_card(card)} is not in this deck (7..A of each suit)", "move")
+        return card
+
+    def _place(self, i: int, card: int, where: str) -> None:
+        if card in self.known:
+            raise history_error(i, f"{format_card(card)} appears twice: it {self.known[card]}")
+        self.known[card] = where
+
+
+@dataclass
+class _Draw:
+    trigger: int  # event index of the play that ended the trick
+    trick: int  # tricks completed before it
+    seat: int
+    position: int  # place in the pile, top first
+    card: int | None = None  # known for my own draws
+
+
+@dataclass
+class _Walk:
+    draws: list[_Draw] = field(default_factory=list)
+    plays: list[tuple[int, int, int, int]] = field(default_factory=list)  # (event index, trick, seat, card)
+    problems: list[RequestError] = field(default_factory=list)
+
+
+def walk(req: SeatRequest, events: list[Event], complete: bool) -> _Walk:
+    """Tricks and their winners from the plays, so each draw's pile position; my draws paired with my take events."""
+    w = _Walk()
+    plays = [ev for ev in events if ev.is_move]
+    for k in range(0, len(plays), 2):
+        trick = plays[k : k + 2]
+        for ev in trick:
+            w.plays.append((ev.index, k // 2, ev.seat, ev.action))  # type: ignore[arg-type]
+        if len(trick) < 2:
+            break
+        (leader, led), (follower, followed) = ((ev.seat, ev.action) for ev in trick)
+        winner = follower if sg.follower_wins(led, followed) else leader  # type: ignore[arg-type]
+        for j, seat in enumerate((winner, 1 - winner)):
+            position = k + j
+            if position < sg.PILE_SIZE:
+                w.draws.append(_Draw(trick[1].index, k // 2 + 1, seat, position))
+    _match_draws(req, events, w, complete)
+    return w
+
+
+def _match_draws(req: SeatRequest, events: list[Event], w: _Walk, complete: bool) -> None:
+    me = req.seat
+    for seat in range(sg.NUM_PLAYERS):
+        given = [ev for ev in events if not ev.is_move and ev.seat == seat]
+        due = [d for d in w.draws if d.seat == seat]
+        pending: list[Event] = []
+        for ev in given:
+            cards = ev.take if isinstance(ev.take, list) else [None] * int(ev.take or 0)  # type: ignore[arg-type]
+            pending += [Event(ev.index, seat, take=[c]) for c in cards]  # type: ignore[list-item]
+        for k, ev in enumerate(pending):
+            if k >= len(due) or ev.index < due[k].trigger:
+                w.problems.append(history_error(ev.index, f"seat {seat} draws no card here", "take"))
+                return
+            if seat == me:
+                due[k].card = ev.take[0]  # type: ignore[index]
+        if seat == me and len(pending) < len(due):
+            draw = due[len(pending)]
+            late = next((ev.index for ev in events if ev.is_move and ev.seat == me and ev.index > draw.trigger), None)
+            if late is not None or complete:
+                where = f"events[{late}]" if late is not None else "the history ends"
+                w.problems.append(RequestError(
+                    f"{where}: seat {me} draws a card after events[{draw.trigger}]: send "
+                    f"{{\"seat\": {me}, \"take\": [\"<card>\"]}} right after that play",
+                    where if late is not None else "events", "invalid_history"))  # fmt: skip
+                return
+
+
+def place_hidden(req: SeatRequest, w: _Walk) -> dict[str, Any] | str:
+    """Which unseen or opponent-played card lies where: the opponent's dealt hand, each of its draws, the pile."""
+    me, opp = req.seat, 1 - req.seat
+    known = set(req.hand) | {d.card for d in w.draws if d.seat == me and d.card is not None}
+    opp_draws = [d for d in w.draws if d.seat == opp]
+    unknown_mine = sum(1 for d in w.draws if d.seat == me and d.card is None)
+    played_by_opp = {card: trick for _, trick, seat, card in w.plays if seat == opp}
+    # slots: 0 the opponent's dealt hand, 1..D its draws, then my unreported draws, then the rest of the pile
+    capacities = [sg.HAND_SIZE, *([1] * len(opp_draws)), unknown_mine, sg.PILE_SIZE - len(w.draws)]
+    everywhere = (1 << len(capacities)) - 1
+    allowed = {}
+    for card in sg.DECK:
+        if card in known:
+            continue
+        if card in played_by_opp:  # in its hand when played: dealt, or drawn after an earlier trick
+            trick = played_by_opp[card]
+            allowed[card] = 1 | sum(1 << (1 + j) for j, d in enumerate(opp_draws) if d.trick <= trick)
+        else:
+            allowed[card] = everywhere
+    placement = assign(allowed, capacities)
+    if placement is None:
+        return "the opponent cannot have held every card it played: some were still in the pile then"
+    return {"placement": placement, "opp_draws": opp_draws}
+
+
+def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> sg.Deal:
+    me, opp = req.seat, 1 - req.seat
+    placement, opp_draws = placed["placement"], placed["opp_draws"]
+    mine_slot, rest_slot = len(opp_draws) + 1, len(opp_draws) + 2
+    by_slot: dict[int, list[int]] = {}
+    for card, slot in sorted(placement.items()):
+        by_slot.setdefault(slot, []).append(card)
+    hands: list[list[int]] = [[], []]
+    hands[me], hands[opp] = list(req.hand), by_slot.get(0, [])
+    pile: list[int | None] = [None] * sg.PILE_SIZE
+    mine_unknown = by_slot.get(mine_slot, [])
+    for draw in w.draws:
+        if draw.seat == opp:
+            pile[draw.position] = by_slot[1 + opp_draws.index(draw)][0]
+        else:
+            pile[draw.position] = draw.card if draw.card is not None else mine_unknown.pop()
+    rest = iter(by_slot.get(rest_slot, []))
+    return sg.Deal(hands, [c if c is not None else next(rest) for c in pile])
+
+
+class SchneiderHistory:
+    """A Bohemian Schneider seat's history (the :class:`~smear_rl.server.rebuild.History` protocol)."""
+
+    def __init__(self, req: SeatRequest) -> None:
+        self.req = req
+
+    def read(self) -> tuple[list[Event], RequestError | None]:
+        return _Reader(self.req).read()
+
+    def attempt(self, events: list[Event], complete: bool) -> tuple[sg.Deal] | RequestError | str:
+        w = walk(self.req, events, complete)
+        if w.problems:
+            return min(w.problems, key=index_of)
+        placed = place_hidden(self.req, w)
+        return placed if isinstance(placed, str) else (build_deal(self.req, w, placed),)
+
+    def replay(self, events: list[Event], fitting: Any, keep_views: bool) -> tuple[sg.Game, list, RequestError | None]:
+        me = self.req.seat
+        game = sg.Game(self.req.rules, seed=0, dealer=self.req.dealer, deals=[fitting[0]])
+        game.scores = list(self.req.scores)
+        game.rounds_played = self.req.hands_played
+        views: list[dict[str, Any]] = []
+        for ev in events:
+            if not ev.is_move:
+                continue
+            if len(game.deals) > 1 or game.is_over:
+                return game, views, history_error(ev.index, "the round was over before this event: send only the "
+                                                            "current round's events")  # fmt: skip
+            if game.current_player != ev.seat:
+                return game, views, history_error(
+                    ev.index, f"it is seat {game.current_player}'s turn, not seat {ev.seat}'s", "seat")  # fmt: skip
+            if keep_views and ev.seat == me:
+                views.append(player_view(game, me))
+            try:
+                game.apply(ev.action)
+            except ValueError as err:
+                message = str(err) if ev.seat == me else f"seat {ev.seat} cannot hold {format_card(ev.action)} here"
+                return game, views, history_error(ev.index, message, "move")
+        return game, views, None
+
+    def finish(self, game: sg.Game, views: list[dict[str, Any]]) -> Rebuilt:
+        me = self.req.seat
+        if len(game.deals) > 1 or game.is_over:
+            raise RequestError("after these events the round is over: send the next round's events with its dealt "
+                               "cards", "events", "invalid_history")  # fmt: skip
+        if game.current_player != me:
+            raise RequestError(f"after these events it is seat {game.current_player}'s turn, not seat {me}'s",
+                               "seat", "not_your_turn")  # fmt: skip
+        return Rebuilt(game, player_view(game, me), views)
+
+    @staticmethod
+    def describe(ev: Event) -> str:
+        if ev.action is None:
+            return f"seat {ev.seat}'s draw"
+        return f"'play {format_card(ev.action)}' by seat {ev.seat}"
