@@ -23,6 +23,7 @@ that seat (tested over many real games of every preset).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -171,6 +172,58 @@ def hidden_take(i: int, seat: int, me: int, take: Any) -> Event:
         i, f"seat {seat}'s taken cards are hidden from seat {me}: give their number, "
         f"{{\"seat\": {seat}, \"take\": N}}, or leave the take out", "take"
     )  # fmt: skip
+
+
+# ---------------------------------------------------------------------- replaying
+
+
+def replay_moves(
+    game: Any,
+    events: list[Event],
+    me: int,
+    keep_views: bool,
+    view_of: Callable[[Any, int], dict[str, Any]],
+    action_of: Callable[[Any, Event], int | RequestError],
+    refusal_of: Callable[[Any, Event], str],
+) -> tuple[list[dict[str, Any]], RequestError | None]:
+    """Apply the move events to ``game`` in order; my views at my decisions (``keep_views``) and the first refusal.
+
+    ``action_of`` turns an event into the action to apply (another seat's hidden discard
+    needs a card from the deal); ``refusal_of`` explains another seat's illegal move without
+    the engine's list of legal moves, which would show the hidden cards of the deal.
+    """
+    views: list[dict[str, Any]] = []
+    for ev in events:
+        if not ev.is_move:
+            continue
+        if len(game.deals) > 1 or game.is_over:
+            return views, history_error(ev.index, "the hand was over (scored or thrown in) before this event: "
+                                                  "send only the current hand's events")  # fmt: skip
+        if game.current_player != ev.seat:
+            return views, history_error(ev.index, f"it is seat {game.current_player}'s turn, not seat {ev.seat}'s",
+                                        "seat")  # fmt: skip
+        action = action_of(game, ev)
+        if isinstance(action, RequestError):
+            return views, action
+        if keep_views and ev.seat == me:
+            views.append(view_of(game, me))
+        try:
+            game.apply(action)
+        except ValueError as err:
+            return views, history_error(ev.index, str(err) if ev.seat == me else refusal_of(game, ev), "move")
+    return views, None
+
+
+def finish_rebuild(game: Any, me: int, views: list[dict[str, Any]],
+                   view_of: Callable[[Any, int], dict[str, Any]]) -> Rebuilt:  # fmt: skip
+    """The rebuilt state once the history fits; refused when the hand is over or ``me`` is not on turn."""
+    if len(game.deals) > 1 or game.is_over:
+        raise RequestError("after these events the hand is over (scored or thrown in): send the next hand's events "
+                           "with its dealt cards", "events", "invalid_history")  # fmt: skip
+    if game.current_player != me:
+        raise RequestError(f"after these events it is seat {game.current_player}'s turn, not seat {me}'s", "seat",
+                           "not_your_turn")  # fmt: skip
+    return Rebuilt(game, view_of(game, me), views)
 
 
 # ---------------------------------------------------------------------- solving

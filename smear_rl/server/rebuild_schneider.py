@@ -19,7 +19,17 @@ from smear_env.schneider import game as sg
 from smear_env.schneider.observation import player_view
 from smear_rl.server.assign import assign
 from smear_rl.server.errors import RequestError, history_error
-from smear_rl.server.rebuild import Event, Rebuilt, SeatRequest, event_shape, hidden_take, index_of, parse_card_in
+from smear_rl.server.rebuild import (
+    Event,
+    Rebuilt,
+    SeatRequest,
+    event_shape,
+    finish_rebuild,
+    hidden_take,
+    index_of,
+    parse_card_in,
+    replay_moves,
+)
 
 
 class _Reader:
@@ -190,6 +200,10 @@ def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> sg.Deal:
     return sg.Deal(hands, [c if c is not None else next(rest) for c in pile])
 
 
+def _refusal(game: sg.Game, ev: Event) -> str:
+    return f"seat {ev.seat} cannot hold {format_card(ev.action)} here"  # type: ignore[arg-type]
+
+
 class SchneiderHistory:
     """A Bohemian Schneider seat's history (the :class:`~smear_rl.server.rebuild.History` protocol)."""
 
@@ -207,38 +221,15 @@ class SchneiderHistory:
         return placed if isinstance(placed, str) else (build_deal(self.req, w, placed),)
 
     def replay(self, events: list[Event], fitting: Any, keep_views: bool) -> tuple[sg.Game, list, RequestError | None]:
-        me = self.req.seat
         game = sg.Game(self.req.rules, seed=0, dealer=self.req.dealer, deals=[fitting[0]])
         game.scores = list(self.req.scores)
         game.rounds_played = self.req.hands_played
-        views: list[dict[str, Any]] = []
-        for ev in events:
-            if not ev.is_move:
-                continue
-            if len(game.deals) > 1 or game.is_over:
-                return game, views, history_error(ev.index, "the round was over before this event: send only the "
-                                                            "current round's events")  # fmt: skip
-            if game.current_player != ev.seat:
-                return game, views, history_error(
-                    ev.index, f"it is seat {game.current_player}'s turn, not seat {ev.seat}'s", "seat")  # fmt: skip
-            if keep_views and ev.seat == me:
-                views.append(player_view(game, me))
-            try:
-                game.apply(ev.action)
-            except ValueError as err:
-                message = str(err) if ev.seat == me else f"seat {ev.seat} cannot hold {format_card(ev.action)} here"
-                return game, views, history_error(ev.index, message, "move")
-        return game, views, None
+        views, problem = replay_moves(game, events, self.req.seat, keep_views, player_view,
+                                      lambda _, ev: ev.action, _refusal)  # fmt: skip
+        return game, views, problem
 
     def finish(self, game: sg.Game, views: list[dict[str, Any]]) -> Rebuilt:
-        me = self.req.seat
-        if len(game.deals) > 1 or game.is_over:
-            raise RequestError("after these events the round is over: send the next round's events with its dealt "
-                               "cards", "events", "invalid_history")  # fmt: skip
-        if game.current_player != me:
-            raise RequestError(f"after these events it is seat {game.current_player}'s turn, not seat {me}'s",
-                               "seat", "not_your_turn")  # fmt: skip
-        return Rebuilt(game, player_view(game, me), views)
+        return finish_rebuild(game, self.req.seat, views, player_view)
 
     @staticmethod
     def describe(ev: Event) -> str:

@@ -28,9 +28,11 @@ from smear_rl.server.rebuild import (
     Rebuilt,
     SeatRequest,
     event_shape,
+    finish_rebuild,
     hidden_take,
     index_of,
     parse_card_in,
+    replay_moves,
 )
 
 BID_ACTIONS = A.MISDEAL  # ids up to here are bidding moves
@@ -530,36 +532,22 @@ def _discard_order(r: Rules, w: _Walk, discards: int) -> list[int]:
 def replay_events(req: SeatRequest, events: list[Event], deal: Deal, order: dict[int, list[int]],
                   keep_views: bool) -> tuple[Game, list[dict[str, Any]], RequestError | None]:  # fmt: skip
     """Replay the events on the engine from ``deal``; the game, my views at my decisions, and the first refusal."""
-    r, me = req.rules, req.seat
-    game = Game(r, seed=0, dealer=req.dealer, deals=[deal])
+    game = Game(req.rules, seed=0, dealer=req.dealer, deals=[deal])
     game.scores = list(req.scores)
     game.hands_played = req.hands_played
-    views: list[dict[str, Any]] = []
     pending = {s: list(cards) for s, cards in order.items()}
-    for ev in events:
-        if not ev.is_move:
-            continue
-        if len(game.deals) > 1 or game.is_over:
-            return game, views, history_error(
-                ev.index, "the hand was over (scored or thrown in) before this event: send only the current "
-                "hand's events")  # fmt: skip
-        if game.current_player != ev.seat:
-            return game, views, history_error(ev.index, f"it is seat {game.current_player}'s turn, not seat "
-                                                        f"{ev.seat}'s", "seat")  # fmt: skip
-        action = ev.action
-        if action == HIDDEN:
-            action = _hidden_discard(game, pending[ev.seat])
-            if action is None:
-                return game, views, history_error(ev.index, f"seat {ev.seat} has no card to discard here "
-                                                            f"(the {_phase(game)} phase)", "move")  # fmt: skip
-        if keep_views and ev.seat == me:
-            views.append(player_view(game, me))
-        try:
-            game.apply(action)
-        except ValueError as err:
-            message = str(err) if ev.seat == me else _public_refusal(game, ev)
-            return game, views, history_error(ev.index, message, "move")
-    return game, views, None
+
+    def action_of(game: Game, ev: Event) -> int | RequestError:
+        if ev.action != HIDDEN:
+            return ev.action  # type: ignore[return-value]
+        action = _hidden_discard(game, pending[ev.seat])
+        if action is None:
+            return history_error(ev.index, f"seat {ev.seat} has no card to discard here (the {_phase(game)} phase)",
+                                 "move")  # fmt: skip
+        return action
+
+    views, problem = replay_moves(game, events, req.seat, keep_views, player_view, action_of, _public_refusal)
+    return game, views, problem
 
 
 def _hidden_discard(game: Game, pending: list[int]) -> int | None:
@@ -612,14 +600,7 @@ class SmearHistory:
         return replay_events(self.req, events, deal, order, keep_views)
 
     def finish(self, game: Game, views: list[dict[str, Any]]) -> Rebuilt:
-        me = self.req.seat
-        if len(game.deals) > 1 or game.is_over:
-            raise RequestError("after these events the hand is over (scored or thrown in): send the next hand's "
-                               "events with its dealt cards", "events", "invalid_history")  # fmt: skip
-        if game.current_player != me:
-            raise RequestError(f"after these events it is seat {game.current_player}'s turn, not seat {me}'s",
-                               "seat", "not_your_turn")  # fmt: skip
-        return Rebuilt(game, player_view(game, me), views)
+        return finish_rebuild(game, self.req.seat, views, player_view)
 
     @staticmethod
     def describe(ev: Event) -> str:
