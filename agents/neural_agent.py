@@ -32,6 +32,7 @@ policy with the agent's own seeded RNG.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -97,7 +98,10 @@ class Policy:
                     f"{where}: {name} has shapes {weight.shape} and {bias.shape}, "
                     f"expected ({rows}, {cols}) and ({cols},)"
                 )
-            return np.ascontiguousarray(weight, np.float32), np.ascontiguousarray(bias, np.float32)
+            out = np.array(weight, np.float32, order="C"), np.array(bias, np.float32)
+            for array in out:
+                array.setflags(write=False)  # shared by every agent made from the file
+            return out
 
         widths = [layout.get("observation_size"), *hidden]
         if not isinstance(widths[0], int) or not isinstance(layout.get("num_actions"), int):
@@ -166,16 +170,27 @@ class Policy:
 
 
 def load_policy(path: str | Path) -> Policy:
-    """Read an exported policy file (``.npz``); ``ValueError`` when it is missing, corrupt or foreign."""
+    """Read an exported policy file (``.npz``); ``ValueError`` when it is missing, corrupt or foreign.
+
+    Files are read once per version (path, size and modification time): agents made
+    again and again (a server, an evaluation) share one copy of the weights, which no
+    agent ever writes to.
+    """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"policy file {str(path)!r} does not exist")
+    stat = path.stat()
+    return _read_policy(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_policy(path: str, size: int, mtime_ns: int) -> Policy:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
     except Exception as err:  # zipfile and numpy raise many types for truncated or foreign files
-        raise ValueError(f"{str(path)!r} is not a readable smear-rl policy file: {err}") from None
-    return Policy.from_arrays(arrays, repr(str(path)))
+        raise ValueError(f"{path!r} is not a readable smear-rl policy file: {err}") from None
+    return Policy.from_arrays(arrays, repr(path))
 
 
 def possible_actions(rules: Rules) -> frozenset[int]:

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "evaluate": ("training.evaluate", "", "pit agents against each other in duplicate matches with honest statistics"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
     "export": ("training.export", "train", "export a training checkpoint (.pt) to a torch-free policy file (.npz)"),
+    "serve": ("smear_rl.server.main", "serve", "run the bot service: bots' moves and tables over HTTP (127.0.0.1)"),
 }
 
 

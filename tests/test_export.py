@@ -82,8 +82,9 @@ def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> No
 
 def test_shipped_agents_are_found_by_name_and_others_named_in_the_error() -> None:
     assert shipped_presets() == sorted(SHIPPED)
-    with pytest.raises(ValueError, match="no shipped neural agent for 'smear': the presets with one are minnesota, "
-                                         "ten_point"):  # fmt: skip
+    with pytest.raises(
+        ValueError, match="no shipped neural agent for 'smear': the presets with one are minnesota, ten_point"
+    ):
         make_agent("neural", "smear")
     with pytest.raises(ValueError, match="other rules.*'target_score' is 52 in the file but 21 here"):
         make_agent("neural", get_rules("ten_point", target_score=21))
@@ -115,8 +116,12 @@ def test_corrupt_foreign_and_pickled_files_fail_clearly(tmp_path: Path) -> None:
     np.savez(tmp_path / "pickled.npz", layout=np.array([{"format": "smear-rl-policy"}], dtype=object))
     blob = shipped_policy_path("ten_point").read_bytes()
     (tmp_path / "cut.npz").write_bytes(blob[: len(blob) // 2])
-    for name, message in (("junk", "not a readable"), ("foreign", "no 'layout' array"), ("pickled", "not a readable"),
-                          ("cut", "not a readable")):  # fmt: skip
+    for name, message in (
+        ("junk", "not a readable"),
+        ("foreign", "no 'layout' array"),
+        ("pickled", "not a readable"),
+        ("cut", "not a readable"),
+    ):
         with pytest.raises(ValueError, match=message):
             NeuralAgent(tmp_path / f"{name}.npz")
     with pytest.raises(ValueError, match="is a training checkpoint: export it first"):

@@ -193,8 +193,11 @@ def test_a_void_contradicted_later_is_refused_at_the_contradiction() -> None:
         events = body["events"]
         trump = next(e["move"][-1] for e in events if str(e.get("move", "")).startswith("trump"))
         table = trump_table(rules, "CDHS".index(trump))
-        plays = [(i, e["seat"], parse_card(e["move"][5:])) for i, e in enumerate(events)
-                 if str(e.get("move", "")).startswith("play ")]  # fmt: skip
+        plays = [
+            (i, e["seat"], parse_card(e["move"][5:]))
+            for i, e in enumerate(events)
+            if str(e.get("move", "")).startswith("play ")
+        ]
         seen = {card for _, _, card in plays} | set(parse_cards(body["hand"]))
         for t in range(0, len(plays) - 4, 4):
             led = table.effective_suit[plays[t][2]]

@@ -29,8 +29,21 @@ from smear_env.rules import Rules
 from training.checkpoint import load_checkpoint, network_from_checkpoint
 
 #: checkpoint fields copied into the layout as they are: what the network was trained for and how
-RECORDED = ("rules", "engine_version", "observation_version", "observation_size", "num_actions", "preset",
-            "hidden", "step", "update", "train_minutes", "config", "distill", "evaluation")  # fmt: skip
+RECORDED = (
+    "rules",
+    "engine_version",
+    "observation_version",
+    "observation_size",
+    "num_actions",
+    "preset",
+    "hidden",
+    "step",
+    "update",
+    "train_minutes",
+    "config",
+    "distill",
+    "evaluation",
+)
 
 
 def policy_from_checkpoint(path: str | Path, rules: Rules | None = None) -> Policy:
@@ -86,8 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     policy = NeuralAgent(written).policy  # read back: the file loads and plays its own rules
     layout = policy.layout
     size = written.stat().st_size / 1e6
-    print(f"wrote {written} ({size:.2f} MB): {layout.get('preset')}, hidden {layout['hidden']}, "
-          f"step {layout.get('step')}, observation layout {layout['observation_version']}")  # fmt: skip
+    print(
+        f"wrote {written} ({size:.2f} MB): {layout.get('preset')}, hidden {layout['hidden']}, "
+        f"step {layout.get('step')}, observation layout {layout['observation_version']}"
+    )
 
 
 if __name__ == "__main__":

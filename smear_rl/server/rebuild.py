@@ -144,8 +144,9 @@ def parse_request(data: dict[str, Any], rules: Any) -> SeatRequest:
         twice = next(c for c in hand if hand.count(c) > 1)
         raise RequestError(f"hand lists {format_card(twice)} twice", "hand")
     if len(hand) != hand_size:
-        raise RequestError(f"hand has {len(hand)} cards: expected the {hand_size} dealt to seat {seat} this hand",
-                           "hand")  # fmt: skip
+        raise RequestError(
+            f"hand has {len(hand)} cards: expected the {hand_size} dealt to seat {seat} this hand", "hand"
+        )
     return SeatRequest(rules, seat, dealer, scores, hands_played, hand, list(data["events"]))
 
 
@@ -169,9 +170,11 @@ def hidden_take(i: int, seat: int, me: int, take: Any) -> Event:
     if isinstance(take, int) and not isinstance(take, bool) and take >= 0:
         return Event(i, seat, take=take)
     raise history_error(
-        i, f"seat {seat}'s taken cards are hidden from seat {me}: give their number, "
-        f"{{\"seat\": {seat}, \"take\": N}}, or leave the take out", "take"
-    )  # fmt: skip
+        i,
+        f"seat {seat}'s taken cards are hidden from seat {me}: give their number, "
+        f'{{"seat": {seat}, "take": N}}, or leave the take out',
+        "take",
+    )
 
 
 # ---------------------------------------------------------------------- replaying
@@ -197,11 +200,14 @@ def replay_moves(
         if not ev.is_move:
             continue
         if len(game.deals) > 1 or game.is_over:
-            return views, history_error(ev.index, "the hand was over (scored or thrown in) before this event: "
-                                                  "send only the current hand's events")  # fmt: skip
+            return views, history_error(
+                ev.index,
+                "the hand was over (scored or thrown in) before this event: send only the current hand's events",
+            )
         if game.current_player != ev.seat:
-            return views, history_error(ev.index, f"it is seat {game.current_player}'s turn, not seat {ev.seat}'s",
-                                        "seat")  # fmt: skip
+            return views, history_error(
+                ev.index, f"it is seat {game.current_player}'s turn, not seat {ev.seat}'s", "seat"
+            )
         action = action_of(game, ev)
         if isinstance(action, RequestError):
             return views, action
@@ -214,15 +220,21 @@ def replay_moves(
     return views, None
 
 
-def finish_rebuild(game: Any, me: int, views: list[dict[str, Any]],
-                   view_of: Callable[[Any, int], dict[str, Any]]) -> Rebuilt:  # fmt: skip
+def finish_rebuild(
+    game: Any, me: int, views: list[dict[str, Any]], view_of: Callable[[Any, int], dict[str, Any]]
+) -> Rebuilt:
     """The rebuilt state once the history fits; refused when the hand is over or ``me`` is not on turn."""
     if len(game.deals) > 1 or game.is_over:
-        raise RequestError("after these events the hand is over (scored or thrown in): send the next hand's events "
-                           "with its dealt cards", "events", "invalid_history")  # fmt: skip
+        raise RequestError(
+            "after these events the hand is over (scored or thrown in): send the next hand's events "
+            "with its dealt cards",
+            "events",
+            "invalid_history",
+        )
     if game.current_player != me:
-        raise RequestError(f"after these events it is seat {game.current_player}'s turn, not seat {me}'s", "seat",
-                           "not_your_turn")  # fmt: skip
+        raise RequestError(
+            f"after these events it is seat {game.current_player}'s turn, not seat {me}'s", "seat", "not_your_turn"
+        )
     return Rebuilt(game, view_of(game, me), views)
 
 
@@ -288,8 +300,10 @@ def _locate(history: History, events: list[Event]) -> RequestError | None:
     culprit = events[hi - 1]
     before = history.attempt(events[:lo], complete=False)
     problem = history.replay(events[:hi], before, False)[2] if isinstance(before, tuple) else None
-    if problem is not None and index_of(problem) == culprit.index and (
-        (problem.field or "").endswith(".seat") or culprit.seat == history.req.seat
+    if (
+        problem is not None
+        and index_of(problem) == culprit.index
+        and ((problem.field or "").endswith(".seat") or culprit.seat == history.req.seat)
     ):
         return problem  # turn order, or my own move: the engine's own words
     reason = history.attempt(events[:hi], complete=False)
@@ -302,5 +316,7 @@ def _locate(history: History, events: list[Event]) -> RequestError | None:
     if problem is None or index_of(problem) == culprit.index:
         return problem or history_error(culprit.index, f"{what} does not fit the history")
     earlier = next(ev for ev in events if ev.index == index_of(problem))
-    return history_error(culprit.index, f"{what} does not fit the history: it contradicts events[{earlier.index}] "
-                                        f"({history.describe(earlier)})")  # fmt: skip
+    return history_error(
+        culprit.index,
+        f"{what} does not fit the history: it contradicts events[{earlier.index}] ({history.describe(earlier)})",
+    )

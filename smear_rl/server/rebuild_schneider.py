@@ -57,7 +57,7 @@ class _Reader:
             if seat != me:
                 return hidden_take(i, seat, me, raw["take"])
             if not isinstance(raw["take"], list):
-                raise history_error(i, "your own draw lists its card, e.g. [\"9S\"]", "take")
+                raise history_error(i, 'your own draw lists its card, e.g. ["9S"]', "take")
             cards = [parse_card_in(self.deck, c, f"events[{i}].take[{k}]") for k, c in enumerate(raw["take"])]
             for card in cards:
                 self._place(i, card, f"was drawn by you at events[{i}]")
@@ -148,10 +148,14 @@ def _match_draws(req: SeatRequest, events: list[Event], w: _Walk, complete: bool
             late = next((ev.index for ev in events if ev.is_move and ev.seat == me and ev.index > draw.trigger), None)
             if late is not None or complete:
                 where = f"events[{late}]" if late is not None else "the history ends"
-                w.problems.append(RequestError(
-                    f"{where}: seat {me} draws a card after events[{draw.trigger}]: send "
-                    f"{{\"seat\": {me}, \"take\": [\"<card>\"]}} right after that play",
-                    where if late is not None else "events", "invalid_history"))  # fmt: skip
+                w.problems.append(
+                    RequestError(
+                        f"{where}: seat {me} draws a card after events[{draw.trigger}]: send "
+                        f'{{"seat": {me}, "take": ["<card>"]}} right after that play',
+                        where if late is not None else "events",
+                        "invalid_history",
+                    )
+                )
                 return
 
 
@@ -224,8 +228,9 @@ class SchneiderHistory:
         game = sg.Game(self.req.rules, seed=0, dealer=self.req.dealer, deals=[fitting[0]])
         game.scores = list(self.req.scores)
         game.rounds_played = self.req.hands_played
-        views, problem = replay_moves(game, events, self.req.seat, keep_views, player_view,
-                                      lambda _, ev: ev.action, _refusal)  # fmt: skip
+        views, problem = replay_moves(
+            game, events, self.req.seat, keep_views, player_view, lambda _, ev: ev.action, _refusal
+        )
         return game, views, problem
 
     def finish(self, game: sg.Game, views: list[dict[str, Any]]) -> Rebuilt:

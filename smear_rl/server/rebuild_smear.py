@@ -68,7 +68,7 @@ class _Reader:
         if seat != self.req.seat:
             return hidden_take(i, seat, self.req.seat, take)
         if not isinstance(take, list):
-            raise history_error(i, "your own take lists its cards, e.g. [\"JH\", \"4S\"]", "take")
+            raise history_error(i, 'your own take lists its cards, e.g. ["JH", "4S"]', "take")
         cards = [parse_card_in(self.deck, c, f"events[{i}].take[{k}]") for k, c in enumerate(take)]
         for card in cards:
             self._place(i, card, f"was taken by you at events[{i}]")
@@ -103,8 +103,9 @@ class _Reader:
             )
         event = Event(i, seat, action)
         if A.CALL_BASE <= action < A.DONE or action >= A.PLAY_BASE:
-            card = action - (A.PLAY_BASE if action >= A.PLAY_BASE else A.CALL_BASE if action < A.DISCARD_BASE
-                             else A.DISCARD_BASE)  # fmt: skip
+            card = action - (
+                A.PLAY_BASE if action >= A.PLAY_BASE else A.CALL_BASE if action < A.DISCARD_BASE else A.DISCARD_BASE
+            )
             if card not in self.deck:
                 raise history_error(i, f"{format_card(card)} is not in this deck ({len(self.deck)} cards)", "move")
             if A.DISCARD_BASE <= action < A.DONE:
@@ -125,9 +126,10 @@ class _Reader:
     def _discard(self, i: int, seat: int, card: int) -> None:
         if seat != self.req.seat:
             raise history_error(
-                i, f"this reveals seat {seat}'s hidden discard: send {{\"seat\": {seat}, \"move\": \"discard\"}}",
+                i,
+                f'this reveals seat {seat}\'s hidden discard: send {{"seat": {seat}, "move": "discard"}}',
                 "move",
-            )  # fmt: skip
+            )
         if card not in self.mine:
             raise history_error(i, f"you (seat {seat}) do not hold {format_card(card)}", "move")
         self.mine.discard(card)
@@ -153,8 +155,7 @@ class _Reader:
                 i, "a call names the partner every seat then learns: the seat holding the card, or null", "partner"
             )
         partner = raw["partner"]
-        if partner is not None and (not isinstance(partner, int) or isinstance(partner, bool) or
-                                    not 0 <= partner < n):  # fmt: skip
+        if partner is not None and (not isinstance(partner, int) or isinstance(partner, bool) or not 0 <= partner < n):
             raise history_error(i, f"partner {partner!r} is not a seat: expected 0..{n - 1} or null", "partner")
         partner = -1 if partner is None else partner
         if card in self.mine and partner != me:
@@ -220,9 +221,13 @@ def walk(req: SeatRequest, events: list[Event], complete: bool = True) -> _Walk:
                 high, w.bidder = value, seat
             if bids == n:
                 if w.bidder < 0:
-                    w.problems.append(history_error(
-                        ev.index, "every seat has passed, so the hand is thrown in and dealt again: "
-                        "send only the events of the new deal"))  # fmt: skip
+                    w.problems.append(
+                        history_error(
+                            ev.index,
+                            "every seat has passed, so the hand is thrown in and dealt again: "
+                            "send only the events of the new deal",
+                        )
+                    )
                 pickup = r.kitty_size + (r.blinds if r.stock_use == "blinds" else 0)
                 if w.bidder >= 0 and pickup:
                     w.takes.append(_Take(ev.index, w.bidder, pickup, r.kitty_size))
@@ -267,8 +272,9 @@ def _match_takes(req: SeatRequest, events: list[Event], w: _Walk, complete: bool
                 return
             count = len(ev.take) if isinstance(ev.take, list) else ev.take
             if count != due[k].count:
-                w.problems.append(history_error(
-                    ev.index, f"seat {seat} takes {due[k].count} cards here, not {count}", "take"))  # fmt: skip
+                w.problems.append(
+                    history_error(ev.index, f"seat {seat} takes {due[k].count} cards here, not {count}", "take")
+                )
                 return
             if seat == me:
                 assert isinstance(ev.take, list)
@@ -280,10 +286,14 @@ def _match_takes(req: SeatRequest, events: list[Event], w: _Walk, complete: bool
             late = next((i for i in moves_of_mine if take.trigger < i < at), None)
             if late is not None or (k >= len(given) and complete):
                 where = f"events[{late}]" if late is not None else "the history ends"
-                w.problems.append(RequestError(
-                    f"{where}: seat {me} takes {take.count} cards after events[{take.trigger}]: send "
-                    f"{{\"seat\": {me}, \"take\": [...their names]}} right after that move",
-                    where if late is not None else "events", "invalid_history"))  # fmt: skip
+                w.problems.append(
+                    RequestError(
+                        f"{where}: seat {me} takes {take.count} cards after events[{take.trigger}]: send "
+                        f'{{"seat": {me}, "take": [...their names]}} right after that move',
+                        where if late is not None else "events",
+                        "invalid_history",
+                    )
+                )
                 return
 
 
@@ -414,8 +424,9 @@ def place_hidden(req: SeatRequest, w: _Walk, slots: _Slots) -> dict[str, Any] | 
     return _why_not(req, slots, me)
 
 
-def _place_once(req: SeatRequest, slots: _Slots, forbid_hand: dict[int, int],
-                forbid_discard: dict[int, int]) -> dict[str, Any] | None:  # fmt: skip
+def _place_once(
+    req: SeatRequest, slots: _Slots, forbid_hand: dict[int, int], forbid_discard: dict[int, int]
+) -> dict[str, Any] | None:
     seats, me = slots.seats, req.seat
     free = slots.unseen & ~slots.fixed_out
     for s in seats:
@@ -468,8 +479,10 @@ def _why_not(req: SeatRequest, slots: _Slots, me: int) -> str:
         fits = slots.unseen & ~slots.forbid_hand[s]
         if fits.bit_count() < slots.hand_room[s]:
             shown = _void_suits(req, slots.forbid_hand[s])
-            return (f"seat {s} still holds {slots.hand_room[s]} unseen cards but only {fits.bit_count()} unseen "
-                    f"cards fit what it showed{shown}")  # fmt: skip
+            return (
+                f"seat {s} still holds {slots.hand_room[s]} unseen cards but only {fits.bit_count()} unseen "
+                f"cards fit what it showed{shown}"
+            )
     return "no arrangement of the unseen cards fits every seat's plays, discards and the cards each took"
 
 
@@ -529,8 +542,9 @@ def _discard_order(r: Rules, w: _Walk, discards: int) -> list[int]:
 # ---------------------------------------------------------------------- replaying on the engine
 
 
-def replay_events(req: SeatRequest, events: list[Event], deal: Deal, order: dict[int, list[int]],
-                  keep_views: bool) -> tuple[Game, list[dict[str, Any]], RequestError | None]:  # fmt: skip
+def replay_events(
+    req: SeatRequest, events: list[Event], deal: Deal, order: dict[int, list[int]], keep_views: bool
+) -> tuple[Game, list[dict[str, Any]], RequestError | None]:
     """Replay the events on the engine from ``deal``; the game, my views at my decisions, and the first refusal."""
     game = Game(req.rules, seed=0, dealer=req.dealer, deals=[deal])
     game.scores = list(req.scores)
@@ -542,8 +556,9 @@ def replay_events(req: SeatRequest, events: list[Event], deal: Deal, order: dict
             return ev.action  # type: ignore[return-value]
         action = _hidden_discard(game, pending[ev.seat])
         if action is None:
-            return history_error(ev.index, f"seat {ev.seat} has no card to discard here (the {_phase(game)} phase)",
-                                 "move")  # fmt: skip
+            return history_error(
+                ev.index, f"seat {ev.seat} has no card to discard here (the {_phase(game)} phase)", "move"
+            )
         return action
 
     views, problem = replay_moves(game, events, req.seat, keep_views, player_view, action_of, _public_refusal)
