@@ -24,7 +24,7 @@ from smear_env.schneider.game import Game as SchneiderGame
 from smear_env.schneider.game import SchneiderRules
 from smear_env.schneider.observation import player_view as schneider_view
 from smear_env.trump import trump_table
-from smear_rl.server.assign import assign
+from smear_rl.server.assign import assign, group_cards
 from smear_rl.server.errors import RequestError
 from smear_rl.server.history import Tracker, suggest_body
 from smear_rl.server.rebuild import index_of, parse_request, rebuild
@@ -237,15 +237,19 @@ def test_request_fields_are_checked_against_the_rules() -> None:
 def test_assign_finds_a_placement_exactly_when_one_exists(data: st.DataObject) -> None:
     cards = data.draw(st.integers(0, 7))
     slots = data.draw(st.integers(1, 4))
-    allowed = {c: data.draw(st.integers(0, (1 << slots) - 1)) for c in range(cards)}
+    forbidden = [data.draw(st.integers(0, (1 << cards) - 1)) for _ in range(slots)]
     capacities = data.draw(st.lists(st.integers(0, cards), min_size=slots, max_size=slots))
+    allowed = {c: sum(1 << j for j in range(slots) if not forbidden[j] >> c & 1) for c in range(cards)}
     exists = any(
         all(allowed[c] >> s & 1 for c, s in enumerate(choice))
         and all(choice.count(s) == capacities[s] for s in range(slots))
         for choice in itertools.product(range(slots), repeat=cards)
     )
-    placement = assign(allowed, capacities)
+    groups = group_cards((1 << cards) - 1, forbidden)
+    assert all(allowed[c] == mask for mask, members in groups.items() for c in range(cards) if members >> c & 1)
+    placement = assign(groups, capacities)
     assert (placement is not None) == exists
     if placement is not None:
-        assert all(allowed[c] >> s & 1 for c, s in placement.items())
-        assert [list(placement.values()).count(s) for s in range(slots)] == capacities
+        assert [m.bit_count() for m in placement] == capacities
+        assert all(not placement[j] & forbidden[j] for j in range(slots))
+        assert sum(placement) == (1 << cards) - 1  # every card placed, once (the masks are disjoint)

@@ -195,7 +195,7 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
         pools = Pools(settings, bots)
         services["pools"] = pools
         services["tables"] = TableStore(settings, bots, pools)
-        await asyncio.get_running_loop().run_in_executor(None, pools.warm_up)
+        await pools.warm_up()
         reaper = asyncio.create_task(_reap(services["tables"]))
         try:
             yield

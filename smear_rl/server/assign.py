@@ -4,9 +4,9 @@ Rebuilding a seat's information state means finding *some* deal of the cards the
 seat has not seen that fits everything it saw: each card has the set of places it
 may be (a seat's hand, a seat's discards, the cards nobody took), and each place
 holds a known number of cards. That is a bipartite b-matching. Cards with the same
-set of allowed places are interchangeable, so they are grouped first (a few groups
-instead of up to 54 cards), then a maximum flow from groups to places decides it
-exactly: a placement exists if and only if the flow places every card (no random
+set of allowed places are interchangeable, so they are grouped (a few groups instead
+of up to 54 cards, as bit masks), then a maximum flow from groups to places decides
+it exactly: a placement exists if and only if the flow places every card (no random
 retries, no guess).
 """
 
@@ -15,30 +15,52 @@ from __future__ import annotations
 from collections import deque
 
 
-def assign(allowed: dict[int, int], capacities: list[int]) -> dict[int, int] | None:
-    """A slot for every card, or None when no placement fills every slot exactly.
+def group_cards(cards: int, forbidden: list[int]) -> dict[int, int]:
+    """Split the card mask ``cards`` by where each card may go: allowed-slot mask -> the cards sharing it.
 
-    ``allowed[card]`` is a bit mask of the slots the card may go to (bit ``j``:
-    slot ``j``); ``capacities[j]`` is how many cards slot ``j`` holds. Every card
-    must be placed and the capacities must add up to the number of cards.
-    Deterministic: cards are dealt out in ascending order.
+    ``forbidden[j]`` is the mask of cards slot ``j`` may not take. Cards are split
+    with one mask operation per slot and group, never one by one.
     """
-    if sum(capacities) != len(allowed) or min(capacities, default=0) < 0:
-        return None
-    groups: dict[int, list[int]] = {}
-    for card in sorted(allowed):
-        groups.setdefault(allowed[card], []).append(card)
+    groups = {(1 << len(forbidden)) - 1: cards} if cards else {}
+    for slot, banned in enumerate(forbidden):
+        if not banned:
+            continue
+        split: dict[int, int] = {}
+        for allowed, members in groups.items():
+            inside, outside = members & banned, members & ~banned
+            if inside:
+                key = allowed & ~(1 << slot)
+                split[key] = split.get(key, 0) | inside
+            if outside:
+                split[allowed] = split.get(allowed, 0) | outside
+        groups = split
+    return groups
+
+
+def assign(groups: dict[int, int], capacities: list[int]) -> list[int] | None:
+    """The cards of each slot (as masks), or None when no placement fills every slot exactly.
+
+    ``groups`` maps an allowed-slot mask (bit ``j``: slot ``j``) to the cards that may go
+    to those slots (a card mask); ``capacities[j]`` is how many cards slot ``j`` holds.
+    Every card must be placed and the capacities must add up to the number of cards.
+    Deterministic: each group's cards are dealt out in ascending order.
+    """
     masks = list(groups)
-    flow = transport([len(groups[m]) for m in masks], masks, capacities)
+    supply = [groups[m].bit_count() for m in masks]
+    if sum(capacities) != sum(supply) or min(capacities, default=0) < 0:
+        return None
+    flow = transport(supply, masks, capacities)
     if flow is None:
         return None
-    placement: dict[int, int] = {}
+    slots = [0] * len(capacities)
     for g, mask in enumerate(masks):
-        cards = iter(groups[mask])
+        cards = groups[mask]
         for slot, amount in enumerate(flow[g]):
             for _ in range(amount):
-                placement[next(cards)] = slot
-    return placement
+                low = cards & -cards
+                slots[slot] |= low
+                cards ^= low
+    return slots
 
 
 def transport(supply: list[int], allowed: list[int], capacities: list[int]) -> list[list[int]] | None:

@@ -90,7 +90,7 @@ class Bots:
     def __init__(self, settings: Settings, exported: dict[str, str] | None = None) -> None:
         self.settings = settings
         self.exported = dict(exported or {})  # extra agent name -> exported .npz path
-        self._shared: dict[tuple[str, str], Agent] = {}
+        self._shared: dict[tuple[str, Any], Agent] = {}
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
         """Every bot name usable on ``rules`` (neural and exported agents only where they fit exactly)."""
@@ -122,7 +122,7 @@ class Bots:
         """A bot ready to ask: one shared instance when pure (and ``shared``), else fresh with ``seed``; search
         capped by the settings."""
         if info.pure and shared:
-            key = (info.spec, rules_key(rules.to_dict()))
+            key = (info.spec, rules)  # rules are immutable and hashable: house variants get their own bot
             agent = self._shared.get(key)
             if agent is None:
                 agent = self._shared[key] = self._build(info, rules, seed)

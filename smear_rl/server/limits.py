@@ -32,7 +32,8 @@ class Settings:
     max_bid_samples: int = 32  # cap on search's rollout deals per bid (rollouts are not bounded by time)
     search_workers: int = 1  # processes running search bots (0: threads in the server process, for tests)
     search_queue: int = 16  # search calls waiting at most; beyond, 503 (retry later)
-    bot_threads: int = 4  # threads running the cheap bots (random, rule, neural), off the event loop
+    bot_workers: int = 2  # processes answering cheap suggest calls (random, rule, neural); 0: threads instead
+    bot_threads: int = 4  # threads running the tables' cheap bots (and cheap suggest calls when bot_workers = 0)
     max_wait_seconds: float = 60.0  # longest long-poll wait
     max_streams: int = 256  # server-sent event streams open at once
     keepalive_seconds: float = 15.0  # a comment line on idle event streams, so proxies keep them open
@@ -86,7 +87,7 @@ def check(settings: Settings) -> None:
     for name in positive:
         if getattr(settings, name) <= 0:
             raise ValueError(f"--{name.replace('_', '-')} {getattr(settings, name)}: expected a positive number")
-    if settings.search_workers < 0 or settings.max_bot_delay_ms < 0:
-        raise ValueError("--search-workers and --max-bot-delay-ms cannot be negative")
+    if min(settings.search_workers, settings.bot_workers, settings.max_bot_delay_ms) < 0:
+        raise ValueError("--search-workers, --bot-workers and --max-bot-delay-ms cannot be negative")
     if not 0 < settings.port < 65536:
         raise ValueError(f"--port {settings.port}: expected 1..65535")

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from smear_env.cards import format_card, parse_card
+from smear_env.cards import NUM_CARDS, format_card, parse_card
 from smear_env.schneider.game import SchneiderRules
 from smear_rl.server.errors import RequestError, history_error
 
@@ -112,14 +112,19 @@ def game_facts(rules: Any) -> tuple[int, int, int, frozenset[int]]:
     return rules.num_players, rules.num_teams, rules.hand_size, frozenset(rules.deck)
 
 
+_CARD_IDS = {format_card(c): c for c in range(NUM_CARDS)}  # the canonical names, read without parsing
+
+
 def parse_card_in(deck: frozenset[int], text: Any, where: str) -> int:
     """A card of this deck from its name; 422 at ``where`` otherwise."""
-    if not isinstance(text, str):
-        raise RequestError(f"{where}: {text!r} is not a card name (e.g. 'TH', 'AS', 'JK')", where)
-    try:
-        card = parse_card(text)
-    except ValueError as err:
-        raise RequestError(f"{where}: {err}", where) from None
+    card = _CARD_IDS.get(text) if isinstance(text, str) else None
+    if card is None:
+        if not isinstance(text, str):
+            raise RequestError(f"{where}: {text!r} is not a card name (e.g. 'TH', 'AS', 'JK')", where)
+        try:
+            card = parse_card(text)
+        except ValueError as err:
+            raise RequestError(f"{where}: {err}", where) from None
     if card not in deck:
         raise RequestError(f"{where}: {format_card(card)} is not in this deck ({len(deck)} cards)", where)
     return card
@@ -148,6 +153,31 @@ def parse_request(data: dict[str, Any], rules: Any) -> SeatRequest:
             f"hand has {len(hand)} cards: expected the {hand_size} dealt to seat {seat} this hand", "hand"
         )
     return SeatRequest(rules, seat, dealer, scores, hands_played, hand, list(data["events"]))
+
+
+class Ledger:
+    """Where the seat knows each card to be, so that a card seen in two places is refused with both named."""
+
+    def __init__(self, me: int, hand: list[int]) -> None:
+        self.me = me
+        self._where: dict[int, tuple[str, int, int] | None] = dict.fromkeys(hand)  # None: dealt to me
+
+    def place(self, i: int, card: int, verb: str, seat: int) -> None:
+        """``card`` was ``verb`` (taken, played, ...) by ``seat`` at ``events[i]``: 422 if already placed."""
+        if card in self._where:
+            raise history_error(i, f"{format_card(card)} appears twice: it {self._describe(card)}")
+        self._where[card] = (verb, seat, i)
+
+    def move(self, i: int, card: int, verb: str) -> None:
+        """One of my own cards leaves my hand (I play it)."""
+        self._where[card] = (verb, self.me, i)
+
+    def _describe(self, card: int) -> str:
+        where = self._where[card]
+        if where is None:
+            return "is in your hand"
+        verb, seat, i = where
+        return f"was {verb} by {'you' if seat == self.me else f'seat {seat}'} at events[{i}]"
 
 
 def event_shape(i: int, raw: Any, n: int, keys: set[str]) -> int:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from smear_env.cards import format_card
+from smear_env.cards import cards_of, format_card
 from smear_env.schneider import game as sg
 from smear_env.schneider.observation import player_view
 from smear_rl.server.assign import assign
 from smear_rl.server.errors import RequestError, history_error
 from smear_rl.server.rebuild import (
     Event,
+    Ledger,
     Rebuilt,
     SeatRequest,
     event_shape,
@@ -39,7 +40,7 @@ class _Reader:
         self.req = req
         self.deck = frozenset(sg.DECK)
         self.mine = set(req.hand)
-        self.known = {c: "is in your hand" for c in req.hand}
+        self.ledger = Ledger(req.seat, req.hand)
 
     def read(self) -> tuple[list[Event], RequestError | None]:
         events = []
@@ -60,7 +61,7 @@ class _Reader:
                 raise history_error(i, 'your own draw lists its card, e.g. ["9S"]', "take")
             cards = [parse_card_in(self.deck, c, f"events[{i}].take[{k}]") for k, c in enumerate(raw["take"])]
             for card in cards:
-                self._place(i, card, f"was drawn by you at events[{i}]")
+                self.ledger.place(i, card, "drawn", seat)
                 self.mine.add(card)
             return Event(i, seat, take=cards)
         card = self._card_of(i, raw["move"])
@@ -68,9 +69,9 @@ class _Reader:
             if card not in self.mine:
                 raise history_error(i, f"you (seat {me}) do not hold {format_card(card)}", "move")
             self.mine.discard(card)
-            self.known[card] = f"was played by you at events[{i}]"
+            self.ledger.move(i, card, "played")
         else:
-            self._place(i, card, f"was played by seat {seat} at events[{i}]")
+            self.ledger.place(i, card, "played", seat)
         return Event(i, seat, card)
 
     def _card_of(self, i: int, move: Any) -> int:
@@ -85,11 +86,6 @@ class _Reader:
         if card not in self.deck:
             raise history_error(i, f"{format_card(card)} is not in this deck (7..A of each suit)", "move")
         return card
-
-    def _place(self, i: int, card: int, where: str) -> None:
-        if card in self.known:
-            raise history_error(i, f"{format_card(card)} appears twice: it {self.known[card]}")
-        self.known[card] = where
 
 
 @dataclass
@@ -169,38 +165,36 @@ def place_hidden(req: SeatRequest, w: _Walk) -> dict[str, Any] | str:
     # slots: 0 the opponent's dealt hand, 1..D its draws, then my unreported draws, then the rest of the pile
     capacities = [sg.HAND_SIZE, *([1] * len(opp_draws)), unknown_mine, sg.PILE_SIZE - len(w.draws)]
     everywhere = (1 << len(capacities)) - 1
-    allowed = {}
+    groups: dict[int, int] = {}
     for card in sg.DECK:
         if card in known:
             continue
+        allowed = everywhere
         if card in played_by_opp:  # in its hand when played: dealt, or drawn after an earlier trick
             trick = played_by_opp[card]
-            allowed[card] = 1 | sum(1 << (1 + j) for j, d in enumerate(opp_draws) if d.trick <= trick)
-        else:
-            allowed[card] = everywhere
-    placement = assign(allowed, capacities)
-    if placement is None:
+            allowed = 1 | sum(1 << (1 + j) for j, d in enumerate(opp_draws) if d.trick <= trick)
+        groups[allowed] = groups.get(allowed, 0) | 1 << card
+    placed = assign(groups, capacities)
+    if placed is None:
         return "the opponent cannot have held every card it played: some were still in the pile then"
-    return {"placement": placement, "opp_draws": opp_draws}
+    return {"placed": placed, "opp_draws": opp_draws}
 
 
 def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> sg.Deal:
     me, opp = req.seat, 1 - req.seat
-    placement, opp_draws = placed["placement"], placed["opp_draws"]
+    slots, opp_draws = placed["placed"], placed["opp_draws"]
     mine_slot, rest_slot = len(opp_draws) + 1, len(opp_draws) + 2
-    by_slot: dict[int, list[int]] = {}
-    for card, slot in sorted(placement.items()):
-        by_slot.setdefault(slot, []).append(card)
+    by_slot = [cards_of(mask) for mask in slots]
     hands: list[list[int]] = [[], []]
-    hands[me], hands[opp] = list(req.hand), by_slot.get(0, [])
+    hands[me], hands[opp] = list(req.hand), by_slot[0]
     pile: list[int | None] = [None] * sg.PILE_SIZE
-    mine_unknown = by_slot.get(mine_slot, [])
+    mine_unknown = by_slot[mine_slot]
     for draw in w.draws:
         if draw.seat == opp:
             pile[draw.position] = by_slot[1 + opp_draws.index(draw)][0]
         else:
             pile[draw.position] = draw.card if draw.card is not None else mine_unknown.pop()
-    rest = iter(by_slot.get(rest_slot, []))
+    rest = iter(by_slot[rest_slot])
     return sg.Deal(hands, [c if c is not None else next(rest) for c in pile])
 
 

@@ -20,11 +20,12 @@ from smear_env.game import DISCARD, PHASE_NAMES, Deal, Game
 from smear_env.observation import player_view
 from smear_env.rules import Rules
 from smear_env.trump import trump_table
-from smear_rl.server.assign import assign
+from smear_rl.server.assign import assign, group_cards
 from smear_rl.server.errors import RequestError, history_error
 from smear_rl.server.rebuild import (
     HIDDEN,
     Event,
+    Ledger,
     Rebuilt,
     SeatRequest,
     event_shape,
@@ -36,6 +37,7 @@ from smear_rl.server.rebuild import (
 )
 
 BID_ACTIONS = A.MISDEAL  # ids up to here are bidding moves
+_ACTION_IDS = {A.format_action(a): a for a in range(A.NUM_ACTIONS)}  # the canonical notation, read without parsing
 
 
 class _Reader:
@@ -45,7 +47,7 @@ class _Reader:
         self.req = req
         self.deck = frozenset(req.rules.deck)
         self.mine = set(req.hand)  # cards I hold now (dealt, taken; not yet played or discarded)
-        self.known = {c: "is in your hand" for c in req.hand}  # every card whose place I know, and where
+        self.ledger = Ledger(req.seat, req.hand)
         self.called_owner: dict[int, int] = {}  # called card -> seat holding it (-1: nobody)
 
     def read(self) -> tuple[list[Event], RequestError | None]:
@@ -71,14 +73,9 @@ class _Reader:
             raise history_error(i, 'your own take lists its cards, e.g. ["JH", "4S"]', "take")
         cards = [parse_card_in(self.deck, c, f"events[{i}].take[{k}]") for k, c in enumerate(take)]
         for card in cards:
-            self._place(i, card, f"was taken by you at events[{i}]")
+            self.ledger.place(i, card, "taken", seat)
             self.mine.add(card)
         return Event(i, seat, take=cards)
-
-    def _place(self, i: int, card: int, where: str) -> None:
-        if card in self.known:
-            raise history_error(i, f"{format_card(card)} appears twice: it {self.known[card]}")
-        self.known[card] = where
 
     def _move(self, i: int, seat: int, raw: dict[str, Any]) -> Event:
         me, text = self.req.seat, raw["move"]
@@ -93,10 +90,12 @@ class _Reader:
                 raise history_error(i, "your own discard names its card, e.g. 'discard 4C'", "move")
             self._no_partner(i, raw)
             return Event(i, seat, HIDDEN)
-        try:
-            action = A.parse_action(text)
-        except ValueError as err:
-            raise history_error(i, str(err), "move") from None
+        action = _ACTION_IDS.get(text)
+        if action is None:
+            try:
+                action = A.parse_action(text)
+            except ValueError as err:
+                raise history_error(i, str(err), "move") from None
         if action == A.MISDEAL:
             raise history_error(
                 i, "a misdeal throws the hand in: send only the events of the hand dealt after it", "move"
@@ -140,13 +139,13 @@ class _Reader:
             if card not in self.mine:
                 raise history_error(i, f"you (seat {me}) do not hold {format_card(card)}", "move")
             self.mine.discard(card)
-            self.known[card] = f"was played by you at events[{i}]"
+            self.ledger.move(i, card, "played")
             return
         owner = self.called_owner.get(card)
         if owner is not None and owner != seat:
             holder = f"seat {owner}, the called partner," if owner >= 0 else "nobody (the call named no partner)"
             raise history_error(i, f"{format_card(card)} is the called card, held by {holder} not seat {seat}", "move")
-        self._place(i, card, f"was played by seat {seat} at events[{i}]")
+        self.ledger.place(i, card, "played", seat)
 
     def _call(self, i: int, seat: int, card: int, raw: dict[str, Any]) -> int:
         n, me = self.req.rules.num_players, self.req.seat
@@ -440,37 +439,14 @@ def _place_once(
     capacities.append(free.bit_count() - sum(capacities))
     if capacities[-1] < 0 or min(capacities) < 0:
         return None
-    everywhere = (1 << (out_slot + 1)) - 1
-    allowed = {}
-    remaining = free
-    while remaining:
-        low = remaining & -remaining
-        card = low.bit_length() - 1
-        remaining ^= low
-        mask = everywhere
-        for k, s in enumerate(seats):
-            if forbid_hand[s] & low:
-                mask &= ~(1 << 2 * k)
-            if forbid_discard[s] & low:
-                mask &= ~(1 << 2 * k + 1)
-        allowed[card] = mask
-    placement = assign(allowed, capacities)
-    if placement is None:
+    forbidden = [mask for s in seats for mask in (forbid_hand[s], forbid_discard[s])] + [0, 0]
+    placed = assign(group_cards(free, forbidden), capacities)
+    if placed is None:
         return None
-    hands = {s: slots.fixed_hand[s] for s in seats}
-    discards = dict.fromkeys(seats, 0)
-    mine_unknown: list[int] = []
-    out = [c for c in cards_of(slots.fixed_out)]
-    for card, slot in placement.items():
-        if slot == out_slot:
-            out.append(card)
-        elif slot == out_slot - 1:
-            mine_unknown.append(card)
-        elif slot % 2:
-            discards[seats[slot // 2]] |= 1 << card
-        else:
-            hands[seats[slot // 2]] |= 1 << card
-    return {"hands": hands, "discards": discards, "mine_unknown": sorted(mine_unknown), "out": sorted(out)}
+    hands = {s: slots.fixed_hand[s] | placed[2 * k] for k, s in enumerate(seats)}
+    discards = {s: placed[2 * k + 1] for k, s in enumerate(seats)}
+    out = cards_of(slots.fixed_out | placed[out_slot])
+    return {"hands": hands, "discards": discards, "mine_unknown": cards_of(placed[out_slot - 1]), "out": out}
 
 
 def _why_not(req: SeatRequest, slots: _Slots, me: int) -> str:

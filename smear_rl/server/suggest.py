@@ -1,17 +1,16 @@
 """Stateless suggest: one seat's history in, that seat's move out, with the bot's preference and the time taken.
 
-:func:`answer` is the whole call, synchronous: it runs in a worker thread for cheap
-bots and in a worker process for search (:class:`Pools`), never on the event loop.
-The process side is :func:`answer_in_worker` and :func:`decide_in_worker`, with the
-settings installed once per process by :func:`init_worker`.
+:func:`answer` is the whole call, synchronous: it runs in worker processes (search in
+its own), never on the event loop (:class:`Pools`). The worker side is
+:func:`answer_in_worker` and :func:`decide_in_worker`, with the settings installed once
+per process by :func:`init_worker`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from agents.base import Agent, Decision
@@ -20,6 +19,7 @@ from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.history import format_move
 from smear_rl.server.limits import Settings
 from smear_rl.server.rebuild import parse_request, rebuild
+from smear_rl.server.workers import WorkerPool
 
 
 def answer(body: dict[str, Any], bots: Bots, settings: Settings) -> dict[str, Any]:
@@ -77,13 +77,20 @@ _WORKER: tuple[Bots, Settings] | None = None  # the bots of this worker process,
 
 
 def init_worker(settings: Settings, exported: dict[str, str]) -> None:
+    """Set up a worker: its bots, and the shipped agents' weights loaded before the first call needs them."""
+    from agents.neural_agent import load_policy
+    from agents.shipped import shipped_policy_path, shipped_presets
+
     global _WORKER
     _WORKER = (Bots(settings, exported), settings)
+    for preset in shipped_presets():
+        load_policy(shipped_policy_path(preset))
 
 
 def answer_in_worker(body: dict[str, Any]) -> tuple[Any, ...]:
     """:func:`answer` in a worker process; errors come back as data (exceptions with fields do not pickle back)."""
-    assert _WORKER is not None, "init_worker was not run in this process"
+    if _WORKER is None:
+        raise RuntimeError("init_worker was not run in this process")
     try:
         return ("ok", answer(body, *_WORKER))
     except ApiError as err:
@@ -95,66 +102,86 @@ def decide_in_worker(agent: Agent, view: dict[str, Any]) -> tuple[Decision, Agen
     return agent.decide(view), agent
 
 
-class Pools:
-    """Where bots run: a thread pool for the cheap ones, a bounded pool of processes for search.
+class ThreadRunner:
+    """Threads of this process, with a :class:`~smear_rl.server.workers.WorkerPool`'s ``call`` and ``busy``."""
 
-    Search calls beyond ``search_workers + search_queue`` waiting at once are refused
+    def __init__(self, threads: int, name: str) -> None:
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix=name)
+        self.busy = 0
+
+    async def call(self, fn: Any, *args: Any) -> Any:
+        self.busy += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        finally:
+            self.busy -= 1
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class Pools:
+    """Where bots run, never on the event loop: worker processes for suggest calls (search apart), threads for
+    the tables' cheap bots.
+
+    Search calls beyond ``search_workers + search_queue`` running or waiting are refused
     (503) instead of piling up; cheap bots never wait behind search.
     """
 
     def __init__(self, settings: Settings, bots: Bots) -> None:
         self.settings, self.bots = settings, bots
-        self.cheap = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
-        self.search: Executor
-        if settings.search_workers:
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self.search = ProcessPoolExecutor(
-                settings.search_workers, mp_context=context, initializer=init_worker, initargs=(settings, bots.exported)
-            )
-        else:
-            init_worker(settings, bots.exported)
-            self.search = ThreadPoolExecutor(1, thread_name_prefix="search")
-        self.search_waiting = 0
+        self.cheap = ThreadRunner(settings.bot_threads, "bot")
+        init_worker(settings, bots.exported)  # for the threads: tables' bots, and suggest without worker processes
+        self.search = self._pool(settings.search_workers, "search")
+        self.suggest_pool = self._pool(settings.bot_workers, "suggest") if settings.bot_workers else self.cheap
+
+    def _pool(self, count: int, name: str) -> WorkerPool | ThreadRunner:
+        if not count:
+            return ThreadRunner(1, name)
+        return WorkerPool(count, init_worker, (self.settings, self.bots.exported))
+
+    @property
+    def search_waiting(self) -> int:
+        return self.search.busy
 
     async def suggest(self, body: dict[str, Any], info: BotInfo) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        if not info.search:
-            return await loop.run_in_executor(self.cheap, answer, body, self.bots, self.settings)
-        result = await self._on_search(loop, answer_in_worker, body)
+        if info.search:
+            result = await self._on_search(answer_in_worker, body)
+        else:
+            result = await self.suggest_pool.call(answer_in_worker, body)
         if result[0] == "error":
             raise ApiError(*result[1:])
         return result[1]
 
     async def decide(self, agent: Agent, view: dict[str, Any], search: bool) -> tuple[Decision, Agent]:
         """A table bot's decision (and the bot as it is after it), off the event loop."""
-        loop = asyncio.get_running_loop()
         if not search:
-            return await loop.run_in_executor(self.cheap, decide_in_worker, agent, view)
-        return await self._on_search(loop, decide_in_worker, agent, view)
+            return await self.cheap.call(decide_in_worker, agent, view)
+        return await self._on_search(decide_in_worker, agent, view)
 
-    async def _on_search(self, loop: asyncio.AbstractEventLoop, fn: Any, *args: Any) -> Any:
+    async def _on_search(self, fn: Any, *args: Any) -> Any:
         s = self.settings
-        if self.search_waiting >= max(s.search_workers, 1) + s.search_queue:
+        if self.search.busy >= max(s.search_workers, 1) + s.search_queue:
             message = (
-                f"{self.search_waiting} search calls are already running or waiting (this server's limit): "
+                f"{self.search.busy} search calls are already running or waiting (this server's limit): "
                 "retry shortly, or ask a cheaper bot"
             )
             raise ApiError(503, "search_busy", message)
-        self.search_waiting += 1
-        try:
-            return await loop.run_in_executor(self.search, fn, *args)
-        finally:
-            self.search_waiting -= 1
+        return await self.search.call(fn, *args)
 
-    def warm_up(self) -> None:
-        """Start the search processes now rather than on the first search call."""
-        if isinstance(self.search, ProcessPoolExecutor):
-            list(self.search.map(_ping, range(self.settings.search_workers)))
+    async def warm_up(self) -> None:
+        """Wait until every worker process has started and loaded the shipped agents."""
+        for pool, count in (
+            (self.search, self.settings.search_workers),
+            (self.suggest_pool, self.settings.bot_workers),
+        ):
+            if isinstance(pool, WorkerPool):
+                await asyncio.gather(*(pool.call(_ready) for _ in range(count)))
 
     def close(self) -> None:
-        self.cheap.shutdown(wait=False, cancel_futures=True)
-        self.search.shutdown(wait=False, cancel_futures=True)
+        for pool in {self.cheap, self.search, self.suggest_pool}:
+            pool.close()
 
 
-def _ping(_: int) -> bool:
+def _ready() -> bool:
     return True
