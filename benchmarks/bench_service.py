@@ -122,22 +122,37 @@ def run_wrk(port: int, bodies: list[str], clients: int, seconds: float) -> dict[
         script.write(LUA % literals)
     try:
         threads = min(clients, 2)
-        command = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{max(1, round(seconds))}s", "--timeout", "30s", "-s", script.name,
-                   f"http://127.0.0.1:{port}/v1/suggest"]  # fmt: skip
+        command = [
+            "wrk",
+            f"-t{threads}",
+            f"-c{clients}",
+            f"-d{max(1, round(seconds))}s",
+            "--timeout",
+            "30s",
+            "-s",
+            script.name,
+            f"http://127.0.0.1:{port}/v1/suggest",
+        ]
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(script.name)
     line = next(x for x in out.splitlines() if x.startswith("RESULT"))
     requests, duration_us, errors, p50_us, p99_us = (int(v) for v in line.split()[1:])
-    return {"requests": requests, "rps": requests / (duration_us / 1e6), "p50": p50_us / 1e3, "p99": p99_us / 1e3,
-            "errors": errors}  # fmt: skip
+    return {
+        "requests": requests,
+        "rps": requests / (duration_us / 1e6),
+        "p50": p50_us / 1e3,
+        "p99": p99_us / 1e3,
+        "errors": errors,
+    }
 
 
 # ---------------------------------------------------------------------- Python asyncio client
 
 
-async def _client(port: int, payloads: list[bytes], until: float, budget: list[int], latencies: list[float],
-                  errors: list[int]) -> None:  # fmt: skip
+async def _client(
+    port: int, payloads: list[bytes], until: float, budget: list[int], latencies: list[float], errors: list[int]
+) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     k = random.randrange(len(payloads))
     try:
@@ -179,9 +194,13 @@ def run_python(port: int, bodies: list[str], clients: int, seconds: float, max_r
     elapsed = asyncio.run(main())
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] if latencies else float("nan")
-    return {"requests": len(latencies), "rps": len(latencies) / elapsed,
-            "p50": statistics.median(latencies) * 1e3 if latencies else float("nan"), "p99": p99 * 1e3,
-            "errors": errors[0]}  # fmt: skip
+    return {
+        "requests": len(latencies),
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) * 1e3 if latencies else float("nan"),
+        "p99": p99 * 1e3,
+        "errors": errors[0],
+    }
 
 
 def main() -> None:
@@ -202,8 +221,10 @@ def main() -> None:
     port = free_port()
     server = start_server(port, args.server_args.split())
     client = "wrk (compiled, Debian package)" if use_wrk else "Python asyncio client (raw keep-alive sockets)"
-    print(f"smear-rl serve on 127.0.0.1:{port}, {args.preset}, {len(base)} positions, {args.seconds:g} s a row, "
-          f"load generator: {client}, {os.cpu_count()} CPUs shared by server and client")  # fmt: skip
+    print(
+        f"smear-rl serve on 127.0.0.1:{port}, {args.preset}, {len(base)} positions, {args.seconds:g} s a row, "
+        f"load generator: {client}, {os.cpu_count()} CPUs shared by server and client"
+    )
     print("| bot | clients | requests | requests/s | p50 ms | p99 ms | errors | server CPU ms/request |")
     print("|---|---|---|---|---|---|---|---|")
     try:
@@ -219,8 +240,11 @@ def main() -> None:
                     cpu = tree_cpu_seconds(server.pid)
                     row = run_python(port, bodies, clients, args.seconds, args.max_requests)
                 cpu_ms = (tree_cpu_seconds(server.pid) - cpu) / max(row["requests"], 1) * 1e3
-                print(f"| {bot} | {clients} | {row['requests']} | {row['rps']:.0f} | {row['p50']:.2f} | "
-                      f"{row['p99']:.2f} | {row['errors']} | {cpu_ms:.2f} |", flush=True)  # fmt: skip
+                print(
+                    f"| {bot} | {clients} | {row['requests']} | {row['rps']:.0f} | {row['p50']:.2f} | "
+                    f"{row['p99']:.2f} | {row['errors']} | {cpu_ms:.2f} |",
+                    flush=True,
+                )
     finally:
         server.terminate()
         server.wait(30)
