@@ -209,3 +209,24 @@ def test_presets_and_bots_catalog(client: TestClient) -> None:
     assert [b["name"] for b in client.get("/v1/bots", params={"rules": "bohemian_schneider"}).json()] == [
         "random", "rule"]  # fmt: skip
     assert client.get("/v1/bots", params={"rules": "bridge"}).status_code == 422
+
+
+def test_a_client_asking_move_after_move_does_not_pay_for_earlier_decisions_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot that replays this seat's earlier decisions resumes from the state remembered after the last one, so
+    a hand asked move by move costs one decision per request (not one per earlier decision too)."""
+    from agents.random_agent import RandomAgent
+
+    calls = []
+    original = RandomAgent.decide
+    monkeypatch.setattr(RandomAgent, "decide", lambda self, view, obs=None: calls.append(1) or original(self, view))
+    game = Game("ten_point", seed=21)
+    tracker = Tracker(game)
+    requests = 0
+    with TestClient(create_app(Settings(search_workers=0, bot_workers=0))) as local:  # bots in this process
+        while len(game.deals) == 1 and not game.is_over:
+            body = suggest_body(tracker, game.current_player, "random", "ten_point", seed=9)
+            tracker.apply(local.post("/v1/suggest", json=body).json()["action"])
+            requests += 1
+    assert requests > 40 and len(calls) == requests

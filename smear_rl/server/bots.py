@@ -21,8 +21,12 @@ view alone (rule, bold, greedy neural agents) skip that and are shared.
 
 from __future__ import annotations
 
+import copy
 import functools
+import hashlib
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +95,7 @@ class Bots:
         self.settings = settings
         self.exported = dict(exported or {})  # extra agent name -> exported .npz path
         self._shared: dict[tuple[str, Any], Agent] = {}
+        self.memory = BotMemory()
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
         """Every bot name usable on ``rules`` (neural and exported agents only where they fit exactly)."""
@@ -155,9 +160,69 @@ class Bots:
         return out
 
 
-def decide_with_memory(agent: Agent, info: BotInfo, view: dict[str, Any], earlier: list[dict[str, Any]]) -> Decision:
-    """The bot's decision at ``view``, after making this seat's ``earlier`` decisions of the hand (unless pure)."""
-    if not info.pure:
-        for past in earlier:
-            agent.decide(past)
-    return agent.decide(view)
+class BotMemory:
+    """Bots as they are after a decision, keyed by everything that led to it, so that a client asking move after
+    move does not pay again for the seat's earlier decisions (search would redo its bid's rollouts and its
+    searched cards). A least-recently-used store of ``size`` bots; a bot taken out is a copy."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._bots: OrderedDict[bytes, Agent] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def keys(body: dict[str, Any], decisions: list[int]) -> list[bytes]:
+        """One key per earlier decision (at those event indices), then one for the decision asked now."""
+        fixed = [body["bot"], body["rules"], body.get("seed", 0), body["seat"], body["dealer"], body.get("scores"),
+                 body.get("hands_played", 0), body["hand"]]  # fmt: skip
+        digest = hashlib.blake2b(json.dumps(fixed, sort_keys=True).encode(), digest_size=20)
+        keys, events = [], body["events"]
+        for i, event in enumerate(events):
+            if i in decisions:
+                keys.append(digest.copy().digest())
+            digest.update(json.dumps(event, sort_keys=True).encode())
+        return [*keys, digest.digest()]
+
+    def recall(self, key: bytes) -> Agent | None:
+        with self._lock:
+            agent = self._bots.get(key)
+            if agent is None:
+                return None
+            self._bots.move_to_end(key)
+        return copy.deepcopy(agent)
+
+    def keep(self, key: bytes, agent: Agent) -> None:
+        with self._lock:
+            self._bots[key] = agent
+            self._bots.move_to_end(key)
+            while len(self._bots) > self.size:
+                self._bots.popitem(last=False)
+
+
+def decide_with_memory(
+    bots: Bots,
+    info: BotInfo,
+    rules: Rules | SchneiderRules,
+    body: dict[str, Any],
+    view: dict[str, Any],
+    earlier: list[tuple[int, dict[str, Any]]],
+) -> Decision:
+    """The bot's decision at ``view``; a bot that is not pure first makes this seat's ``earlier`` decisions of the
+    hand (or resumes, as remembered, after the last of them it already made for an earlier request)."""
+    seed = body.get("seed", 0)
+    if info.pure:
+        return bots.make(info, rules, seed).decide(view)
+    keys = BotMemory.keys(body, [i for i, _ in earlier])
+    agent, start = None, 0
+    for k in range(len(earlier) - 1, -1, -1):
+        agent = bots.memory.recall(keys[k])
+        if agent is not None:
+            start = k + 1
+            break
+    if agent is None:
+        agent = bots.make(info, rules, seed)
+    for _, past in earlier[start:]:
+        agent.decide(past)
+    decision = agent.decide(view)
+    bots.memory.keep(keys[-1], agent)
+    return decision

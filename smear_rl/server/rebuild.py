@@ -69,7 +69,7 @@ class Rebuilt:
 
     game: Any
     view: dict[str, Any]
-    decision_views: list[dict[str, Any]] = field(default_factory=list)
+    decision_views: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (event index, my view then)
 
 
 Fitting = tuple[Any, ...]  # a deal and whatever the game's replay needs with it
@@ -219,7 +219,8 @@ def replay_moves(
     action_of: Callable[[Any, Event], int | RequestError],
     refusal_of: Callable[[Any, Event], str],
 ) -> tuple[list[dict[str, Any]], RequestError | None]:
-    """Apply the move events to ``game`` in order; my views at my decisions (``keep_views``) and the first refusal.
+    """Apply the move events to ``game`` in order; my views at my decisions (``keep_views``: with the index of the
+    event I made there) and the first refusal.
 
     ``action_of`` turns an event into the action to apply (another seat's hidden discard
     needs a card from the deal); ``refusal_of`` explains another seat's illegal move without
@@ -242,7 +243,7 @@ def replay_moves(
         if isinstance(action, RequestError):
             return views, action
         if keep_views and ev.seat == me:
-            views.append(view_of(game, me))
+            views.append((ev.index, view_of(game, me)))
         try:
             game.apply(action)
         except ValueError as err:

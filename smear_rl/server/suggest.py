@@ -35,9 +35,13 @@ def answer(body: dict[str, Any], bots: Bots, settings: Settings) -> dict[str, An
         )
     rebuilt = rebuild(parse_request(body, rules), keep_views=not info.pure)
     seed = body.get("seed", 0)
-    agent = bots.make(info, rules, seed)
     thinking = time.perf_counter()
-    decision = _decide(agent, info, rebuilt.view, rebuilt.decision_views)
+    try:
+        decision = decide_with_memory(bots, info, rules, body, rebuilt.view, rebuilt.decision_views)
+    except ValueError as err:  # a bot refusing the position (e.g. a neural agent shown other rules)
+        if isinstance(err, RequestError):
+            raise
+        raise RequestError(f"bot {info.spec!r} cannot play here: {err}", "bot") from None
     done = time.perf_counter()
     out = {
         "seat": body["seat"],
@@ -54,13 +58,6 @@ def answer(body: dict[str, Any], bots: Bots, settings: Settings) -> dict[str, An
     if body.get("include_view"):
         out["view"] = rebuilt.view
     return out
-
-
-def _decide(agent: Agent, info: BotInfo, view: dict[str, Any], earlier: list[dict[str, Any]]) -> Decision:
-    try:
-        return decide_with_memory(agent, info, view, earlier)
-    except ValueError as err:  # a bot refusing the position (e.g. a neural agent shown other rules)
-        raise RequestError(f"bot {info.spec!r} cannot play here: {err}", "bot") from None
 
 
 def preference(game: Any, decision: Decision) -> dict[str, Any] | None:
