@@ -154,7 +154,7 @@ def valid_body() -> dict[str, Any]:
         ({"scores": [1]}, "scores", "one per team"),
         ({"hands_played": -1}, "hands_played", "greater than or equal to 0"),
         ({"seed": -5}, "seed", "greater than or equal to 0"),
-        ({"events": "bid 4"}, "events", "valid list"),
+        ({"events": "bid 4"}, "events", "valid array"),
         ({"events": [{"seat": 1}]}, "events[0]", "either move"),
         ({"events": [{"seat": 1, "move": "bid four"}]}, "events[0].move", "is not a move"),
         ({"events": [{"seat": 7, "move": "pass"}]}, "events[0].seat", "not a seat"),

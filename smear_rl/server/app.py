@@ -26,7 +26,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,97 +33,12 @@ from smear_rl.server.bots import Bots, parse_rules
 from smear_rl.server.catalog import presets
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.limits import Settings
+from smear_rl.server.models import ErrorBody, MoveBody, SuggestAnswer, SuggestBody, TableBody, refusal
 from smear_rl.server.suggest import Pools
 from smear_rl.server.tables import Table, TableStore
 
 log = logging.getLogger("smear_rl.server")
 API_VERSION = "1"
-
-Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
-SeatNumber = Annotated[StrictInt, Field(ge=0, le=63)]
-RulesSpec = Annotated[
-    str | dict[str, Any],
-    Field(
-        description='a preset name, or {"preset": name, <option>: <value>, ...} with house rules '
-        "(GET /v1/presets lists them)",
-        examples=["minnesota", {"preset": "minnesota", "target_score": 11}],
-    ),
-]
-
-EVENT_SCHEMA = {
-    "type": "object",
-    "description": "a move {seat, move} in notation ('bid 4', 'play TH'; another seat's discard: 'discard'), "
-    "a call with the partner every seat learns {seat, move: 'call AH', partner}, or cards taken {seat, take}: "
-    "your own as card names, another seat's as a count (optional)",
-    "properties": {
-        "seat": {"type": "integer"},
-        "move": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        "take": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "integer"}]},
-        "partner": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-    },
-    "required": ["seat"],
-}
-
-
-class SuggestBody(BaseModel):
-    """What one seat knows, and which bot should move for it."""
-
-    model_config = ConfigDict(extra="forbid")
-    rules: RulesSpec
-    bot: str = Field(
-        description="a bot name with options after a colon: 'rule', 'search:samples=48', 'neural' "
-        "(the agent shipped for the preset); GET /v1/bots lists them",
-        examples=["rule"],
-    )
-    seat: SeatNumber = Field(description="the seat to move (0 = first seat, clockwise)")
-    dealer: SeatNumber = Field(description="the dealer of this hand")
-    hand: list[str] = Field(
-        description="the cards dealt to the seat this hand, before any it took or gave up", max_length=64
-    )
-    events: list[dict[str, Any]] = Field(
-        default_factory=list,
-        description="every event of the hand so far, in order, as the seat saw them",
-        json_schema_extra={"items": EVENT_SCHEMA},
-    )
-    scores: list[StrictInt] | None = Field(
-        None, description="match scores per team (per player without partnerships); default all 0", max_length=16
-    )
-    hands_played: Annotated[StrictInt, Field(ge=0, le=100_000)] = Field(
-        0, description="hands (rounds) scored so far in the match"
-    )
-    seed: Seed = Field(0, description="seeds the bot: an answer is a pure function of the request")
-    include_view: StrictBool = Field(False, description="also return the rebuilt view of the seat")
-
-
-class TableBody(BaseModel):
-    """A new table: its rules, who sits where, a seed and the bots' pace."""
-
-    model_config = ConfigDict(extra="forbid")
-    rules: RulesSpec
-    seats: list[str] = Field(
-        description="one per seat: 'remote' (a player through the API) or a bot name",
-        examples=[["remote", "rule", "remote", "search"]],
-        max_length=16,
-    )
-    seed: Seed | None = Field(None, description="seeds the deal and the bots (random when left out, and reported)")
-    bot_delay_ms: Annotated[StrictInt, Field(ge=0)] = Field(
-        0, description="how long each bot waits before moving, so a page can show moves one at a time"
-    )
-
-
-class MoveBody(BaseModel):
-    """A remote seat's move."""
-
-    model_config = ConfigDict(extra="forbid")
-    seat: SeatNumber
-    move: str | StrictInt = Field(description="notation ('play AS', 'bid 4') or an action id", examples=["play AS"])
-
-
-class ErrorBody(BaseModel):
-    error: dict[str, Any] = Field(
-        examples=[{"code": "invalid_history", "message": "events[3]: ...", "field": "events[3]"}]
-    )
-
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
@@ -218,12 +132,20 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
     def store() -> TableStore:
         return services["tables"]
 
-    @app.post("/v1/suggest", responses=ERRORS, tags=["suggest"], summary="the move a bot makes for one seat")
-    async def suggest(body: SuggestBody) -> JSONResponse:
-        data = body.model_dump()
-        rules = parse_rules(data["rules"])
-        info = bots.info(data["bot"], rules)
-        return JSONResponse(await services["pools"].suggest(data, info))
+    suggest_doc = {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": SuggestBody.model_json_schema()}}}}  # fmt: skip
+
+    @app.post("/v1/suggest", responses=ERRORS, tags=["suggest"], summary="the move a bot makes for one seat",
+              response_model=SuggestAnswer, openapi_extra=suggest_doc)  # fmt: skip
+    async def suggest(request: Request) -> Response:
+        raw = await request.body()
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError) as err:  # nesting deeper than Python's stack is refused too
+            raise RequestError(f"the body is not valid JSON: {err}") from None
+        search = isinstance(data, dict) and bots.is_search(data.get("bot"))
+        status, payload = await services["pools"].suggest(raw, search)
+        return Response(payload, status_code=status, media_type="application/json")
 
     @app.get("/v1/presets", tags=["catalog"], summary="every preset and its options")
     async def list_presets_route() -> JSONResponse:
@@ -390,19 +312,6 @@ async def _reap(store: TableStore) -> None:
             log.info("expired %d idle tables", gone)
 
 
-def _field_of(loc: tuple[Any, ...]) -> str | None:
-    """``("body", "events", 3, "dict[str,any]")`` -> ``events[3]``: the field and its indices, not union tags."""
-    parts = [p for p in loc if p not in ("body", "query", "path")]
-    if not parts:
-        return None
-    field = str(parts[0])
-    for part in parts[1:]:
-        if not isinstance(part, int):
-            break
-        field += f"[{part}]"
-    return field
-
-
 def _install_errors(app: FastAPI) -> None:
     """Every error in the one shape: ours, FastAPI's validation errors, HTTP errors, and anything unexpected."""
 
@@ -412,10 +321,7 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, err: RequestValidationError) -> JSONResponse:
-        first = err.errors()[0]
-        field = _field_of(first.get("loc", ()))
-        message = f"{field}: {first.get('msg', 'invalid')}" if field else str(first.get("msg", "invalid request"))
-        return JSONResponse(RequestError(message, field).body(), status_code=422)
+        return JSONResponse(refusal(list(err.errors())).body(), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, err: StarletteHTTPException) -> JSONResponse:

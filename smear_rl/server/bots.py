@@ -44,6 +44,8 @@ from smear_rl.server.limits import Settings
 
 #: bots whose move is a function of the view alone (no RNG, no memory between decisions)
 PURE_BOTS = frozenset({"rule", "bold"})
+#: bots that search (costly): they run in the search pool, capped by the settings
+SEARCH_BOTS = frozenset({"search", "searchbid"})
 NEURAL = "neural"
 
 
@@ -110,6 +112,11 @@ class Bots:
         except ValueError:
             return False
 
+    @staticmethod
+    def is_search(spec: Any) -> bool:
+        """Whether a bot spec names a search bot (which runs in its own pool)."""
+        return isinstance(spec, str) and spec.partition(":")[0] in SEARCH_BOTS
+
     def info(self, spec: Any, rules: Rules | SchneiderRules) -> BotInfo:
         """The bot a spec names; 422 (field ``bot``) naming the bots usable on these rules."""
         if not isinstance(spec, str) or not spec:
@@ -121,7 +128,7 @@ class Bots:
         pure = name in PURE_BOTS or ((name == NEURAL or name in self.exported) and greedy)
         if isinstance(rules, SchneiderRules):
             pure = False  # its rule bot breaks ties with its RNG
-        return BotInfo(spec, name, pure, name in ("search", "searchbid"))
+        return BotInfo(spec, name, pure, name in SEARCH_BOTS)
 
     def make(self, info: BotInfo, rules: Rules | SchneiderRules, seed: int, shared: bool = True) -> Agent:
         """A bot ready to ask: one shared instance when pure (and ``shared``), else fresh with ``seed``; search
@@ -156,7 +163,7 @@ class Bots:
         for name in self.names(rules):
             options = {"greedy": True} if name in self.exported else agent_options(name, preset_of(rules))
             kind = "neural" if name == NEURAL or name in self.exported else "bot"
-            out.append({"name": name, "kind": kind, "options": options, "search": name in ("search", "searchbid")})
+            out.append({"name": name, "kind": kind, "options": options, "search": name in SEARCH_BOTS})
         return out
 
 

@@ -2,22 +2,24 @@
 
 :func:`answer` is the whole call, synchronous: it runs in worker processes (search in
 its own), never on the event loop (:class:`Pools`). The worker side is
-:func:`answer_in_worker` and :func:`decide_in_worker`, with the settings installed once
+:func:`answer_raw` and :func:`decide_in_worker`, with the settings installed once
 per process by :func:`init_worker`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from agents.base import Agent, Decision
-from smear_rl.server.bots import BotInfo, Bots, decide_with_memory, parse_rules
+from smear_rl.server.bots import Bots, decide_with_memory, parse_rules
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.history import format_move
 from smear_rl.server.limits import Settings
+from smear_rl.server.models import suggest_body
 from smear_rl.server.rebuild import parse_request, rebuild
 from smear_rl.server.workers import WorkerPool
 
@@ -84,14 +86,18 @@ def init_worker(settings: Settings, exported: dict[str, str]) -> None:
         load_policy(shipped_policy_path(preset))
 
 
-def answer_in_worker(body: dict[str, Any]) -> tuple[Any, ...]:
-    """:func:`answer` in a worker process; errors come back as data (exceptions with fields do not pickle back)."""
+def answer_raw(raw: bytes) -> tuple[int, bytes]:
+    """A suggest call from its JSON bytes to the answer's status and JSON bytes, in a worker (or thread).
+
+    The body is checked here rather than in the server process, which only routes it:
+    the work of a call, parsing included, stays off the process that serves HTTP.
+    """
     if _WORKER is None:
         raise RuntimeError("init_worker was not run in this process")
     try:
-        return ("ok", answer(body, *_WORKER))
+        return 200, json.dumps(answer(suggest_body(raw), *_WORKER)).encode()
     except ApiError as err:
-        return ("error", err.status, err.code, err.message, err.field)
+        return err.status, json.dumps(err.body()).encode()
 
 
 def decide_in_worker(agent: Agent, view: dict[str, Any]) -> tuple[Decision, Agent]:
@@ -141,14 +147,11 @@ class Pools:
     def search_waiting(self) -> int:
         return self.search.busy
 
-    async def suggest(self, body: dict[str, Any], info: BotInfo) -> dict[str, Any]:
-        if info.search:
-            result = await self._on_search(answer_in_worker, body)
-        else:
-            result = await self.suggest_pool.call(answer_in_worker, body)
-        if result[0] == "error":
-            raise ApiError(*result[1:])
-        return result[1]
+    async def suggest(self, raw: bytes, search: bool) -> tuple[int, bytes]:
+        """A suggest call's status and JSON answer, from its JSON body, in the pool its bot belongs to."""
+        if search:
+            return await self._on_search(answer_raw, raw)
+        return await self.suggest_pool.call(answer_raw, raw)
 
     async def decide(self, agent: Agent, view: dict[str, Any], search: bool) -> tuple[Decision, Agent]:
         """A table bot's decision (and the bot as it is after it), off the event loop."""
