@@ -312,6 +312,7 @@ class _Slots:
     fixed_out: int  # cards known to be out of every hand
     played: dict[int, int]  # cards each seat played
     unseen: int  # cards whose place the seat does not know
+    my_unreported: int = 0  # cards I took that a prefix of the history does not name yet: any unseen cards
 
 
 def constraints(req: SeatRequest, w: _Walk) -> _Slots | str:
@@ -349,9 +350,9 @@ def constraints(req: SeatRequest, w: _Walk) -> _Slots | str:
         elif w.partner < 0:
             fixed_out |= bit & unseen
     _void_constraints(req, w, forbid_hand)
-    slots = _Slots(seats, hand_room, discard_room, forbid_hand, forbid_discard, fixed_hand, fixed_out, played, unseen)
-    slots.hand_room[me] = unknown_mine  # my takes not reported yet (a prefix of the history): any unseen card
-    return slots
+    return _Slots(
+        seats, hand_room, discard_room, forbid_hand, forbid_discard, fixed_hand, fixed_out, played, unseen, unknown_mine
+    )
 
 
 def _void_constraints(req: SeatRequest, w: _Walk, forbid: dict[int, int]) -> None:
@@ -409,24 +410,23 @@ def _regimes(req: SeatRequest, w: _Walk, slots: _Slots, seat: int) -> list[tuple
 def place_hidden(req: SeatRequest, w: _Walk, slots: _Slots) -> dict[str, Any] | str:
     """Each other seat's hidden hand and discards and the cards nobody took, or why no placement fits."""
     seats = slots.seats
-    me = req.seat
+    for s in seats:
+        if slots.fixed_hand[s] & slots.forbid_hand[s]:
+            called = format_card(slots.fixed_hand[s].bit_length() - 1)
+            return f"seat {s} holds the called {called}, yet played as if it did not (on the first trick, or a void)"
     choices = [_regimes(req, w, slots, s) for s in seats]
     for combo in itertools.product(*choices):
         forbid_hand = {s: slots.forbid_hand[s] | extra for s, (extra, _) in zip(seats, combo)}
         forbid_discard = {s: slots.forbid_discard[s] | extra for s, (_, extra) in zip(seats, combo)}
-        fixed_ok = all(not slots.fixed_hand[s] & slots.forbid_hand[s] for s in seats)
-        if not fixed_ok:
-            continue
-        result = _place_once(req, slots, forbid_hand, forbid_discard)
+        result = _place_once(slots, forbid_hand, forbid_discard)
         if result is not None:
             return result
-    return _why_not(req, slots, me)
+    return _why_not(req, slots)
 
 
-def _place_once(
-    req: SeatRequest, slots: _Slots, forbid_hand: dict[int, int], forbid_discard: dict[int, int]
-) -> dict[str, Any] | None:
-    seats, me = slots.seats, req.seat
+def _place_once(slots: _Slots, forbid_hand: dict[int, int], forbid_discard: dict[int, int]) -> dict[str, Any] | None:
+    """One placement of the unseen cards under these constraints (one way each seat's discards were legal)."""
+    seats = slots.seats
     free = slots.unseen & ~slots.fixed_out
     for s in seats:
         free &= ~slots.fixed_hand[s]
@@ -434,7 +434,7 @@ def _place_once(
     capacities = []
     for s in seats:
         capacities += [slots.hand_room[s] - slots.fixed_hand[s].bit_count(), slots.discard_room[s]]
-    capacities.append(slots.hand_room[me])
+    capacities.append(slots.my_unreported)
     out_slot = len(capacities)
     capacities.append(free.bit_count() - sum(capacities))
     if capacities[-1] < 0 or min(capacities) < 0:
@@ -449,7 +449,7 @@ def _place_once(
     return {"hands": hands, "discards": discards, "mine_unknown": cards_of(placed[out_slot - 1]), "out": out}
 
 
-def _why_not(req: SeatRequest, slots: _Slots, me: int) -> str:
+def _why_not(req: SeatRequest, slots: _Slots) -> str:
     """A reason a person can check: a seat whose hidden hand cannot be filled, else the general one."""
     for s in slots.seats:
         fits = slots.unseen & ~slots.forbid_hand[s]
