@@ -253,3 +253,26 @@ def test_assign_finds_a_placement_exactly_when_one_exists(data: st.DataObject) -
         assert [m.bit_count() for m in placement] == capacities
         assert all(not placement[j] & forbidden[j] for j in range(slots))
         assert sum(placement) == (1 << cards) - 1  # every card placed, once (the masks are disjoint)
+
+
+def test_a_call_naming_the_wrong_partner_is_refused_where_the_card_shows() -> None:
+    """ten_point_5p: every seat learns the partner at the call; a history naming another seat cannot hold."""
+    for seed in range(30):
+        body = play_and_rebuild("ten_point_5p", seed, hands=1)[-1]
+        events = body["events"]
+        call = next((i for i, e in enumerate(events) if str(e.get("move", "")).startswith("call ")), None)
+        if call is None or events[call]["partner"] in (None, body["seat"]):
+            continue
+        card = events[call]["move"][5:]
+        played = next((i for i, e in enumerate(events) if e.get("move") == f"play {card}"), None)
+        if played is None:
+            continue
+        wrong = next(s for s in range(5) if s not in (body["seat"], events[call]["partner"], events[call]["seat"]))
+        mutated = copy.deepcopy(body)
+        mutated["events"][call]["partner"] = wrong
+        err = refusal(mutated, "ten_point_5p")
+        assert index_of(err) == played and f"held by seat {wrong}" in err.message
+        mutated["events"][call].pop("partner")
+        assert refusal(mutated, "ten_point_5p").field == f"events[{call}].partner"
+        return
+    pytest.fail("no call by another seat in 30 hands")

@@ -42,7 +42,7 @@ log = logging.getLogger("smear_rl.server")
 
 REMOTE = "remote"
 #: view keys that belong to the seat looking (its cards and moves): left out of a spectator's view
-PRIVATE_KEYS = ("hand", "my_discards", "my_draws", "legal_actions", "legal_moves")
+PRIVATE_KEYS = ("team", "hand", "my_discards", "my_draws", "legal_actions", "legal_moves")
 
 
 def bot_seed(seed: int, seat: int) -> int:
