@@ -140,3 +140,21 @@ def test_smear_rl_serve_binds_loopback_and_answers(tmp_path: Any) -> None:
     bad = subprocess.run([sys.executable, "-m", "smear_rl.cli", "serve", "--port", "0"], capture_output=True,
                          text=True)  # fmt: skip
     assert bad.returncode == 2 and "--port 0" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--agent", "mine"], "expected NAME=PATH"),
+        (["--agent", "mine=missing.npz"], "no file 'missing.npz'"),
+        (["--agent", "mine=README.md"], "not a readable smear-rl policy file"),
+        (["--max-tables", "0"], "--max-tables 0"),
+        (["--bot-workers", "-1"], "cannot be negative"),
+    ],
+)
+def test_serve_refuses_bad_options_with_exit_2(args: list[str], words: str, capsys: pytest.CaptureFixture) -> None:
+    from smear_rl.server.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2 and words in capsys.readouterr().err

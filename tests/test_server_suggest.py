@@ -44,8 +44,9 @@ def hand_seed(hand: int, seat: int) -> int:
     return 1000 * hand + seat
 
 
-def play_through_the_service(client: TestClient, preset: str, specs: list[str], seed: int,
-                             max_hands: int = 99) -> tuple[Any, int]:  # fmt: skip
+def play_through_the_service(
+    client: TestClient, preset: str, specs: list[str], seed: int, max_hands: int = 99
+) -> tuple[Any, int]:
     """A match where every move comes from /v1/suggest, checked against in-process bots; the game and requests."""
     schneider = preset == "bohemian_schneider"
     rules = None if schneider else get_rules(preset)
@@ -68,8 +69,10 @@ def play_through_the_service(client: TestClient, preset: str, specs: list[str], 
         got = response.json()
         requests += 1
         assert got["view"] == as_json(view)
-        assert got["action"] == want.action and got["move"] == view_of(game, seat)["legal_moves"][
-            view["legal_actions"].index(want.action)]  # fmt: skip
+        assert (
+            got["action"] == want.action
+            and got["move"] == view_of(game, seat)["legal_moves"][view["legal_actions"].index(want.action)]
+        )
         if want.scores is None:
             assert got["preference"] is None
         else:
@@ -87,8 +90,9 @@ def test_a_whole_minnesota_match_through_suggest_moves_as_the_bots_in_process(cl
 
 def test_search_keeps_its_bid_plan_through_suggest_on_ten_point(client: TestClient) -> None:
     """Search bids by rollouts on ten_point and names the trump it planned: the service replays its bid for it."""
-    game, _ = play_through_the_service(client, "ten_point", [SEARCH, "rule", "neural:greedy=false", "rule"],
-                                       seed=5, max_hands=2)  # fmt: skip
+    game, _ = play_through_the_service(
+        client, "ten_point", [SEARCH, "rule", "neural:greedy=false", "rule"], seed=5, max_hands=2
+    )
     assert len(game.hand_results) >= 1
 
 
@@ -98,8 +102,11 @@ def test_a_whole_schneider_match_through_suggest(client: TestClient) -> None:
 
 
 def test_called_partner_redraw_and_blinds_through_suggest(client: TestClient) -> None:
-    for preset, specs in (("ten_point_5p", ["rule", "random", "rule", "random", "rule"]),
-                          ("schmier", ["rule", "random"] * 3), ("six_point", ["rule", "random"] * 2)):  # fmt: skip
+    for preset, specs in (
+        ("ten_point_5p", ["rule", "random", "rule", "random", "rule"]),
+        ("schmier", ["rule", "random"] * 3),
+        ("six_point", ["rule", "random"] * 2),
+    ):
         game, _ = play_through_the_service(client, preset, specs, seed=7, max_hands=2)
         assert game.hand_results
 
@@ -109,7 +116,9 @@ def test_the_same_request_gives_the_same_answer_and_seeds_vary_it(client: TestCl
     body = suggest_body(Tracker(game), game.current_player, "random", "ten_point", seed=1)
     answers = {client.post("/v1/suggest", json=body | {"seed": seed}).json()["action"] for seed in range(12)}
     assert client.post("/v1/suggest", json=body).json() == client.post("/v1/suggest", json=body).json() | {
-        "ms": pytest.approx(0, abs=1e9), "bot_ms": pytest.approx(0, abs=1e9)}  # fmt: skip
+        "ms": pytest.approx(0, abs=1e9),
+        "bot_ms": pytest.approx(0, abs=1e9),
+    }
     assert len(answers) > 1
 
 
@@ -162,8 +171,9 @@ def valid_body() -> dict[str, Any]:
         ({"unexpected": 1}, "unexpected", "Extra inputs"),
     ],
 )
-def test_bad_requests_get_422_naming_the_field(client: TestClient, change: dict, field: str | None,
-                                               words: str | None) -> None:  # fmt: skip
+def test_bad_requests_get_422_naming_the_field(
+    client: TestClient, change: dict, field: str | None, words: str | None
+) -> None:
     response = client.post("/v1/suggest", json=valid_body() | change)
     if field is None:
         assert response.status_code == 200
@@ -207,7 +217,9 @@ def test_presets_and_bots_catalog(client: TestClient) -> None:
     house = client.get("/v1/bots", params={"rules": '{"preset": "minnesota", "target_score": 11}'}).json()
     assert "neural" not in [b["name"] for b in house]
     assert [b["name"] for b in client.get("/v1/bots", params={"rules": "bohemian_schneider"}).json()] == [
-        "random", "rule"]  # fmt: skip
+        "random",
+        "rule",
+    ]
     assert client.get("/v1/bots", params={"rules": "bridge"}).status_code == 422
 
 
@@ -230,3 +242,21 @@ def test_a_client_asking_move_after_move_does_not_pay_for_earlier_decisions_agai
             tracker.apply(local.post("/v1/suggest", json=body).json()["action"])
             requests += 1
     assert requests > 40 and len(calls) == requests
+
+
+def test_an_exported_agent_given_at_startup_is_a_bot_on_its_rules_only() -> None:
+    from agents.shipped import shipped_policy_path
+
+    app = create_app(Settings(search_workers=0, bot_workers=0), {"mine": str(shipped_policy_path("ten_point"))})
+    with TestClient(app) as local:
+        assert "mine" in [b["name"] for b in local.get("/v1/bots", params={"rules": "ten_point"}).json()]
+        assert "mine" not in [b["name"] for b in local.get("/v1/bots", params={"rules": "minnesota"}).json()]
+        body = valid_body() | {"bot": "mine"}
+        assert (
+            local.post("/v1/suggest", json=body).json()["action"]
+            == local.post("/v1/suggest", json=body | {"bot": "neural"}).json()["action"]
+        )
+        refused = local.post(
+            "/v1/suggest", json=suggest_body(Tracker(Game("minnesota", seed=1)), 1, "mine", "minnesota")
+        )
+        assert refused.status_code == 422 and refused.json()["error"]["field"] == "bot"
