@@ -64,8 +64,7 @@ class Table:
     """One match and everything the API shows of it."""
 
     id: str
-    rules_spec: Any
-    rules: Any
+    rules: Any  # smear_env Rules, or SchneiderRules
     seed: int
     bot_delay_ms: int
     seats: list[Seat]
@@ -193,7 +192,6 @@ class TableStore:
             game = Game(rules, seed=seed)
         table = Table(
             secrets.token_urlsafe(9),
-            rules_spec,
             rules,
             seed,
             bot_delay_ms,
