@@ -247,7 +247,10 @@ def main() -> None:
                 )
     finally:
         server.terminate()
-        server.wait(30)
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 if __name__ == "__main__":

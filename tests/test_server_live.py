@@ -97,6 +97,21 @@ def test_search_calls_beyond_the_queue_are_refused_with_503(base_url: str) -> No
     assert httpx.get(f"{base_url}/v1/health").json()["status"] == "ok"
 
 
+def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) -> None:
+    search, _ = first_card_position()
+
+    async def give_up() -> int:
+        async with httpx.AsyncClient(base_url=base_url, timeout=0.3) as client:
+            calls = [client.post("/v1/suggest", json=search | {"seed": 100 + k}) for k in range(5)]
+            results = await asyncio.gather(*calls, return_exceptions=True)
+            assert all(isinstance(r, httpx.TimeoutException) for r in results)
+        await asyncio.sleep(0.5)  # the server notices the disconnections
+        async with httpx.AsyncClient(base_url=base_url) as client:
+            return (await client.get("/v1/health")).json()["search_waiting"]
+
+    assert asyncio.run(give_up()) <= SETTINGS.search_workers  # at most the call already running
+
+
 def test_an_event_stream_sends_the_state_after_every_change(base_url: str) -> None:
     body = {"rules": "ten_point", "seats": ["rule"] * 4, "seed": 3, "bot_delay_ms": 50}
     table = httpx.post(f"{base_url}/v1/tables", json=body).json()

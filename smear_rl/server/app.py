@@ -144,7 +144,11 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
         except (ValueError, RecursionError) as err:  # nesting deeper than Python's stack is refused too
             raise RequestError(f"the body is not valid JSON: {err}") from None
         search = isinstance(data, dict) and bots.is_search(data.get("bot"))
-        status, payload = await services["pools"].suggest(raw, search)
+        call = services["pools"].suggest(raw, search)
+        answer = await (_unless_client_leaves(request, call) if search else call)
+        if answer is None:
+            return Response(status_code=499)  # nobody is left to read it
+        status, payload = answer
         return Response(payload, status_code=status, media_type="application/json")
 
     @app.get("/v1/presets", tags=["catalog"], summary="every preset and its options")
@@ -272,6 +276,26 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
     if settings.web_dir is not None and (settings.web_dir / "index.html").is_file():
         app.mount("/", StaticFiles(directory=settings.web_dir, html=True), name="web")
     return app
+
+
+async def _unless_client_leaves(request: Request, work: Any) -> Any:
+    """``work``'s result, or None if the client disconnects first: a queued search call is then dropped, so
+    abandoned calls (a client that timed out) do not fill the search queue."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    return None
+
+
+async def _disconnect(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def _token(request: Request, query_token: str | None) -> str | None:

@@ -64,7 +64,13 @@ def main(argv: list[str] | None = None) -> None:
 
     from smear_rl.server.app import create_app
 
-    uvicorn.run(create_app(settings, exported), host=settings.host, port=settings.port, log_level=args.log_level)
+    uvicorn.run(
+        create_app(settings, exported),
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=10,
+    )  # calls still queued (search) do not hold up a stop for long
 
 
 if __name__ == "__main__":

@@ -70,8 +70,9 @@ class WorkerPool:
 
     @property
     def busy(self) -> int:
-        """Calls running or waiting."""
-        return len(self._waiting) + sum(len(w.inflight) for w in self._workers)
+        """Calls running or waiting (not those whose caller gave up while waiting)."""
+        waiting = sum(1 for _, _, future in self._waiting if not future.done())
+        return waiting + sum(len(w.inflight) for w in self._workers)
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
