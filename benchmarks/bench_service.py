@@ -203,6 +203,39 @@ def run_python(port: int, bodies: list[str], clients: int, seconds: float, max_r
     }
 
 
+def run_sequential(port: int, preset: str, bot: str, hands: int, seed: int) -> dict[str, float]:
+    """One client playing whole hands, every seat asking ``bot`` in turn, as a front end would: the server's
+    memory of each seat's bot makes a request cost one decision. Latency of every request."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    latencies: list[float] = []
+    errors = 0
+    for hand in range(hands):
+        game = Game(preset, seed=seed * 1000 + hand, single_hand=True)
+        tracker = Tracker(game)
+        while not game.is_over:
+            body = json.dumps(suggest_body(tracker, game.current_player, bot, preset, seed=hand))
+            started = time.perf_counter()
+            connection.request("POST", "/v1/suggest", body, {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            answer = json.loads(response.read())
+            latencies.append(time.perf_counter() - started)
+            if response.status != 200:
+                errors += 1
+                tracker.apply(game.legal_actions()[0])
+                continue
+            tracker.apply(answer["action"])
+    latencies.sort()
+    return {
+        "requests": len(latencies),
+        "p50": statistics.median(latencies) * 1e3,
+        "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1e3,
+        "mean": statistics.fmean(latencies) * 1e3,
+        "errors": errors,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", default="ten_point")
@@ -215,6 +248,7 @@ def main() -> None:
     parser.add_argument("--client", choices=["auto", "wrk", "python"], default="auto")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-args", default="--search-queue 64", help="extra options for smear-rl serve")
+    parser.add_argument("--sequential-hands", type=int, default=3, help="hands of the one-client rows (0: none)")
     args = parser.parse_args()
     use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk") is not None)
     base = positions(args.preset, args.positions, args.seed)
@@ -243,6 +277,16 @@ def main() -> None:
                 print(
                     f"| {bot} | {clients} | {row['requests']} | {row['rps']:.0f} | {row['p50']:.2f} | "
                     f"{row['p99']:.2f} | {row['errors']} | {cpu_ms:.2f} |",
+                    flush=True,
+                )
+        if args.sequential_hands:
+            print(f"\none client playing {args.sequential_hands} whole hands, every seat asking the bot in turn:")
+            print("| bot | requests | mean ms | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|")
+            for bot in args.bots:
+                row = run_sequential(port, args.preset, bot, args.sequential_hands, args.seed)
+                print(
+                    f"| {bot} | {row['requests']} | {row['mean']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | "
+                    f"{row['errors']} |",
                     flush=True,
                 )
     finally:
