@@ -155,6 +155,17 @@ def parse_request(data: dict[str, Any], rules: Any) -> SeatRequest:
     return SeatRequest(rules, seat, dealer, scores, hands_played, hand, list(data["events"]))
 
 
+def read_events(req: SeatRequest, read_one: Callable[[int, Any], Event]) -> tuple[list[Event], RequestError | None]:
+    """The events read one by one up to the first problem visible without a deal, and that problem (or None)."""
+    events = []
+    for i, raw in enumerate(req.events):
+        try:
+            events.append(read_one(i, raw))
+        except RequestError as err:
+            return events, err
+    return events, None
+
+
 class Ledger:
     """Where the seat knows each card to be, so that a card seen in two places is refused with both named."""
 

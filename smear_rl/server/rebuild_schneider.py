@@ -29,6 +29,7 @@ from smear_rl.server.rebuild import (
     hidden_take,
     index_of,
     parse_card_in,
+    read_events,
     replay_moves,
 )
 
@@ -43,13 +44,8 @@ class _Reader:
         self.ledger = Ledger(req.seat, req.hand)
 
     def read(self) -> tuple[list[Event], RequestError | None]:
-        events = []
-        for i, raw in enumerate(self.req.events):
-            try:
-                events.append(self._event(i, raw))
-            except RequestError as err:
-                return events, err
-        return events, None
+        """The events up to the first problem visible without a deal, and that problem (None if there is none)."""
+        return read_events(self.req, self._event)
 
     def _event(self, i: int, raw: Any) -> Event:
         me = self.req.seat

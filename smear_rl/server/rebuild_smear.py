@@ -33,6 +33,7 @@ from smear_rl.server.rebuild import (
     hidden_take,
     index_of,
     parse_card_in,
+    read_events,
     replay_moves,
 )
 
@@ -51,14 +52,8 @@ class _Reader:
         self.called_owner: dict[int, int] = {}  # called card -> seat holding it (-1: nobody)
 
     def read(self) -> tuple[list[Event], RequestError | None]:
-        """The events up to the first static problem, and that problem (None if there is none)."""
-        events = []
-        for i, raw in enumerate(self.req.events):
-            try:
-                events.append(self._event(i, raw))
-            except RequestError as err:
-                return events, err
-        return events, None
+        """The events up to the first problem visible without a deal, and that problem (None if there is none)."""
+        return read_events(self.req, self._event)
 
     def _event(self, i: int, raw: Any) -> Event:
         seat = event_shape(i, raw, self.req.rules.num_players, {"seat", "move", "take", "partner"})
