@@ -32,16 +32,16 @@ from smear_rl.server.rebuild import index_of, parse_request, rebuild
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def play_and_rebuild(preset: str, seed: int, hands: int = 2) -> list[dict]:
+def play_and_rebuild(preset: str, seed: int, hands: int = 2, **house: object) -> list[dict]:
     """Play ``hands`` hands (rule bot, with a random move one time in five) rebuilding the seat on turn at every
     decision and checking its view; returns the suggest bodies of every decision."""
-    rules = get_rules(preset)
+    rules = get_rules(preset, **house)
     game = Game(rules, seed=seed, dealer=seed % rules.num_players)
     tracker = Tracker(game)
     bot, rng, bodies = make_agent("rule", rules, 0), random.Random(seed), []
     while not game.is_over and len(game.deals) <= hands:
         seat = game.current_player
-        body = suggest_body(tracker, seat, "rule", preset)
+        body = suggest_body(tracker, seat, "rule", {"preset": preset, **house} if house else preset)
         rebuilt = rebuild(parse_request(body, rules))
         assert rebuilt.view == player_view(game, seat)
         bodies.append(body)
@@ -55,6 +55,23 @@ def play_and_rebuild(preset: str, seed: int, hands: int = 2) -> list[dict]:
 @given(seed=st.integers(0, 2**31))
 def test_rebuilt_view_equals_the_env_view_at_every_decision(preset: str, seed: int) -> None:
     assert play_and_rebuild(preset, seed)
+
+
+HOUSE_RULES = [
+    ("ten_point", {"follow": "strict"}),
+    ("ten_point", {"discard_trump": "free", "first_lead": "any"}),
+    ("minnesota", {"protected_discards": ("ace", "jack"), "follow": "follow_or_trump"}),
+    ("ten_point_midwest", {"kitty_size": 4, "hand_size": 9, "deuce_points": 2}),
+    ("schmier", {"redraw_limit": 2}),
+    ("smear", {"discard_trump": "free"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "house"), HOUSE_RULES)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31))
+def test_rebuilt_view_is_exact_under_house_rules_too(preset: str, house: dict, seed: int) -> None:
+    assert play_and_rebuild(preset, seed, **house)
 
 
 @pytest.mark.parametrize("rounds", [2])
