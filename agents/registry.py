@@ -5,9 +5,11 @@ after a colon, ``"search:samples=48,time_budget=0.5"``: the keyword arguments of
 constructor beyond the rules and seed (:func:`agent_options` lists them), each value read
 as the type of its default. So two settings of one bot can be compared from the command
 line (``smear-rl evaluate search:samples=48 search``) without writing code.
-Anything else that names an existing file is loaded as a trained checkpoint
-(:class:`agents.neural_agent.NeuralAgent`, greedy); a ``sample:`` prefix on the path samples
-from its policy instead.
+Anything else that names an existing file is loaded as a trained agent
+(:class:`agents.neural_agent.NeuralAgent`, greedy): an exported ``.npz`` without torch, a
+training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
+the path samples from its policy instead. ``neural`` is the agent shipped for the preset
+(``agents/shipped/``), ``neural:greedy=false`` sampling from it.
 """
 
 from __future__ import annotations
@@ -104,12 +106,37 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     if Path(path).is_file():
         if rules is None:
             raise ValueError(f"{spec!r}: trained checkpoints exist for Smear presets only, not {preset}")
-        from agents.neural_agent import NeuralAgent  # imports torch: only when a checkpoint is asked for
-
-        return NeuralAgent(path, rules, seed, greedy=greedy)
-    if path.endswith(".pt") or "/" in path or "\\" in path:
+        return _trained_agent(path, rules, seed, greedy)
+    if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
         raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
+
+
+def _shipped_neural(rules: Rules, seed: int | None, greedy: bool = True) -> Agent:
+    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for."""
+    from agents.neural_agent import NeuralAgent
+    from agents.shipped import shipped_policy_path
+
+    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy)
+
+
+_SMEAR_AGENTS["neural"] = _shipped_neural
+
+
+def _trained_agent(path: str, rules: Rules, seed: int | None, greedy: bool) -> Agent:
+    """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory."""
+    from agents.neural_agent import NeuralAgent
+
+    if Path(path).suffix != ".pt":
+        return NeuralAgent(path, rules, seed, greedy=greedy)
+    try:
+        from training.export import agent_from_checkpoint  # the training layer, with torch: only for a .pt file
+    except ImportError as err:
+        raise ValueError(
+            f"{path!r} is a training checkpoint and reading one needs {err.name}, which is not installed: "
+            f"export it to a torch-free .npz where torch is (smear-rl export {path})"
+        ) from None
+    return agent_from_checkpoint(path, rules, seed, greedy)
 
 
 def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:

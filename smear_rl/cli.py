@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "distill": ("training.distill", "train", "teach a trained agent the search bot's card play"),
     "plot": ("training.plot", "train", "draw a training run's learning curve as a PNG"),
     "bench": ("smear_rl.bench", "", "measure the speed of the env, the engine and the bots on this machine"),
+    "export": ("training.export", "train", "export a training checkpoint (.pt) to a torch-free policy file (.npz)"),
+    "serve": ("smear_rl.server.main", "serve", "run the bot service: bots' moves and tables over HTTP (127.0.0.1)"),
 }
 
 

@@ -42,7 +42,6 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from agents.knowledge import knowledge_from_view
-from agents.neural_agent import NeuralAgent
 from agents.registry import make_agent
 from agents.search_bot import SearchAgent, best_card
 from smear_env import actions as A
@@ -52,6 +51,7 @@ from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_
 from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
+from training.export import agent_from_checkpoint
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ class LabelRunner:
         self.job = job
         data = load_checkpoint(job.student)
         self.rules = checkpoint_rules(data)
-        self.student = NeuralAgent(job.student, self.rules)
+        self.student = agent_from_checkpoint(job.student, self.rules)
         # one teacher per seat, as in an evaluation: a search bot keeps its bid's plan (trump, first lead)
         # until it names trump, and a partner bidding after it with the same object would overwrite it
         self.teachers = [_teacher(job.teacher, self.rules, 0) for _ in range(self.rules.num_players)]
