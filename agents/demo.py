@@ -1,6 +1,13 @@
-"""Demo: a match among agents on any preset, printed hand by hand as text.
+"""Demo: a match among bots on any preset, printed hand by hand as text.
 
-``python -m agents.demo --preset ten_point --seed 1``
+Each hand's deal, bids, trump, tricks and score are printed as the match goes.
+Random players rarely make their bids, so a match among them can run long:
+``--max-hands`` stops it.
+
+Examples::
+
+    smear-rl demo --preset ten_point --seed 1
+    smear-rl demo --preset minnesota --bots rule,random,rule,random --max-hands 5
 """
 
 from __future__ import annotations
@@ -9,7 +16,7 @@ import argparse
 
 import smear_env
 from agents.base import Agent
-from agents.random_agent import RandomAgent
+from agents.registry import make_agent
 
 
 def play_match(preset: str, seed: int, agents: list[Agent], max_hands: int, verbose: bool = True) -> dict:
@@ -33,19 +40,37 @@ def play_match(preset: str, seed: int, agents: list[Agent], max_hands: int, verb
             if verbose:
                 print(env.render(), end="\n\n")
             if hands_seen >= max_hands and not game.is_over:
-                print(f"stopping after {max_hands} hands without a winner (random players rarely make bids)")
+                if verbose:
+                    print(f"stopping after {max_hands} hands without a winner")
                 break
     return env.unwrapped.record()
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--preset", default="ten_point", choices=smear_env.list_presets())
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-hands", type=int, default=20)
+    parser = argparse.ArgumentParser(
+        prog="smear-rl demo",
+        description=__doc__.split("Examples::")[0],
+        epilog="examples:" + __doc__.split("Examples::")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--preset", default="ten_point", choices=smear_env.list_presets(), help="game to play")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the deals and the bots")
+    parser.add_argument("--max-hands", type=int, default=20, help="stop after this many hands (default 20)")
+    parser.add_argument(
+        "--bots", default="random", help="bot names, one for every seat or one per seat: rule,random,rule,random"
+    )
     args = parser.parse_args(argv)
     players = smear_env.raw_env(preset=args.preset).possible_agents
-    play_match(args.preset, args.seed, [RandomAgent() for _ in players], args.max_hands)
+    names = args.bots.split(",")
+    if len(names) == 1:
+        names *= len(players)
+    if len(names) != len(players):
+        parser.error(f"--bots: {len(names)} names for {len(players)} seats; give one, or one per seat")
+    try:
+        bots = [make_agent(name, args.preset) for name in names]
+    except ValueError as err:
+        parser.error(f"--bots: {err}")
+    play_match(args.preset, args.seed, bots, args.max_hands)
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ def point_cards(table: TrumpTable, rules: Rules) -> dict[int, int]:
         cards[table.jick] = rules.jick_points
     for joker in (52, 53):
         cards[joker] = rules.joker_points
-    return {c: v for c, v in cards.items() if v and c >= 0 and table.trump_mask >> c & 1}
+    return {c: v for c, v in cards.items() if v and c >= 0 and (table.trump_mask | table.free) >> c & 1}
 
 
 def play_card(action: int) -> int:

@@ -1,61 +1,305 @@
-"""A trained agent loaded from a checkpoint, behind the common :class:`Agent` interface.
+"""A trained agent run in numpy from an exported policy file, behind the common :class:`Agent` interface.
 
-The network runs in numpy (one observation at a time is faster there than in
-torch), on CPU. It uses the env's observation when given one and otherwise
-rebuilds it from the structured view, so front ends that keep only views can
-use it too. ``greedy`` plays the most probable legal action; otherwise it
-samples from the policy with the agent's own seeded RNG.
+Why a file of its own: the layer that serves bots must not depend on the layer that
+trains them. Training writes torch checkpoints (``.pt``); ``training.export`` turns
+one into a ``.npz`` that holds the network's weights as plain float32 arrays and a
+JSON layout, and this module reads only that, with ``np.load(allow_pickle=False)``:
+no torch, no ``training``, no pickled code. The shipped agents live in
+``agents/shipped/`` in that form.
+
+File layout (``POLICY_FORMAT`` version ``POLICY_FORMAT_VERSION``):
+
+=================  =============================================================
+array              what
+=================  =============================================================
+``layout``         0-d string: JSON with ``format``, ``format_version``, ``hidden``
+                   (sizes), ``activation``, ``observation_size``, ``num_actions``,
+                   ``rules`` (every option), ``observation_version``,
+                   ``engine_version``, and what the checkpoint recorded (``step``,
+                   ``preset``, ``config``, ``distill``, ``source``...)
+``hidden.K.weight``  float32 ``[in, out]`` of hidden layer K (``x @ W + b``)
+``hidden.K.bias``    float32 ``[out]``
+``policy.weight``  float32 ``[last hidden, num_actions]``; ``policy.bias``
+``value.weight``   float32 ``[last hidden, 1]``; ``value.bias`` (the value head)
+=================  =============================================================
+
+A file of observation layout 1 (the shipped agents) is upgraded as it is read
+(:func:`upgraded`: zero weights for the inputs layout 2 added, the same moves). An
+agent refuses a file made for other rules (every option is compared, not only
+the preset's name), for another observation layout or engine version, and a view
+that its rules could not produce, each with a message saying what differs.
+``greedy`` plays the most probable legal action; otherwise it samples from the
+policy with the agent's own seeded RNG.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, Decision
 from smear_env import actions as A
-from smear_env.observation import vector_from_view
-from smear_env.rules import Rules
-from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint
-from training.model import NumpyPolicy
+from smear_env.game import ENGINE_VERSION
+from smear_env.observation import OBSERVATION_VERSION, observation_size, vector_from_view
+from smear_env.rules import Rules, rules_from_dict
+
+POLICY_FORMAT = "smear-rl-policy"
+POLICY_FORMAT_VERSION = 1
+ILLEGAL_LOGIT = np.float32(-1e9)  # in place of an illegal action's logit, as in training
+
+#: activation name in the layout -> its numpy function
+ACTIVATIONS = {"relu": lambda x: np.maximum(x, np.float32(0.0))}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """An exported network: its layout (metadata) and weights, evaluated in numpy on CPU."""
+
+    layout: dict[str, Any]
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]  # hidden layers: (weight [in, out], bias [out])
+    head: tuple[np.ndarray, np.ndarray]  # policy head
+    value_head: tuple[np.ndarray, np.ndarray]
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], where: str = "policy") -> Policy:
+        """A policy from the arrays of an exported file; ``ValueError`` naming what is missing or malformed."""
+        if "layout" not in arrays:
+            raise ValueError(f"{where} is not a smear-rl policy file: it has no 'layout' array")
+        try:
+            layout = json.loads(str(arrays["layout"][()]))
+        except (json.JSONDecodeError, TypeError, ValueError) as err:
+            raise ValueError(f"{where}: its layout is not valid JSON ({err})") from None
+        if not isinstance(layout, dict) or layout.get("format") != POLICY_FORMAT:
+            raise ValueError(f"{where} is not a smear-rl policy file (no {POLICY_FORMAT!r} format tag)")
+        if layout.get("format_version") != POLICY_FORMAT_VERSION:
+            raise ValueError(
+                f"{where} has policy format {layout.get('format_version')!r}; "
+                f"this version reads {POLICY_FORMAT_VERSION}"
+            )
+        if layout.get("activation") not in ACTIVATIONS:
+            raise ValueError(f"{where}: activation {layout.get('activation')!r} is not one of {sorted(ACTIVATIONS)}")
+        hidden = layout.get("hidden")
+        if not isinstance(hidden, list) or not all(isinstance(h, int) and h > 0 for h in hidden):
+            raise ValueError(f"{where}: hidden sizes {hidden!r} are not a list of positive integers")
+
+        def pair(name: str, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+            try:
+                weight, bias = arrays[f"{name}.weight"], arrays[f"{name}.bias"]
+            except KeyError as err:
+                raise ValueError(f"{where}: array {err.args[0]!r} is missing") from None
+            if weight.shape != (rows, cols) or bias.shape != (cols,):
+                raise ValueError(
+                    f"{where}: {name} has shapes {weight.shape} and {bias.shape}, "
+                    f"expected ({rows}, {cols}) and ({cols},)"
+                )
+            out = np.array(weight, np.float32, order="C"), np.array(bias, np.float32)
+            for array in out:
+                array.setflags(write=False)  # shared by every agent made from the file
+            return out
+
+        widths = [layout.get("observation_size"), *hidden]
+        if not isinstance(widths[0], int) or not isinstance(layout.get("num_actions"), int):
+            raise ValueError(f"{where}: the layout needs integer observation_size and num_actions")
+        layers = tuple(pair(f"hidden.{k}", widths[k], widths[k + 1]) for k in range(len(hidden)))
+        head = pair("policy", widths[-1], layout["num_actions"])
+        return upgraded(cls(layout, layers, head, pair("value", widths[-1], 1)))
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays :meth:`from_arrays` reads (what ``np.savez`` writes)."""
+        arrays: dict[str, np.ndarray] = {"layout": np.array(json.dumps(self.layout, sort_keys=True))}
+        named = [(f"hidden.{k}", layer) for k, layer in enumerate(self.layers)]
+        for name, (weight, bias) in [*named, ("policy", self.head), ("value", self.value_head)]:
+            arrays[f"{name}.weight"], arrays[f"{name}.bias"] = weight, bias
+        return arrays
+
+    def save(self, path: str | Path) -> Path:
+        """Write the policy as an uncompressed ``.npz`` (it loads without pickle)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            np.savez(f, **self.to_arrays())
+        return path
+
+    @cached_property
+    def rules(self) -> Rules:
+        """The rules the network was trained for."""
+        return rules_from_dict(self.layout["rules"])
+
+    def _trunk(self, obs: np.ndarray) -> np.ndarray:
+        activate = ACTIVATIONS[self.layout["activation"]]
+        x = np.asarray(obs, dtype=np.float32)
+        for weight, bias in self.layers:
+            x = activate(x @ weight + bias)
+        return x
+
+    def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Masked logits for one observation vector or a batch ``[B, obs]`` (illegal actions at -1e9)."""
+        weight, bias = self.head
+        return np.where(mask != 0, self._trunk(obs) @ weight + bias, ILLEGAL_LOGIT)
+
+    def value(self, obs: np.ndarray) -> np.ndarray:
+        """The value head: the seat's expected hand reward as training scaled it, per observation."""
+        weight, bias = self.value_head
+        return (self._trunk(obs) @ weight + bias)[..., 0]
+
+    def differences(self, rules: Rules) -> list[str]:
+        """What stops this policy from playing ``rules`` here: other options, layout, engine or sizes."""
+        problems = []
+        expected = {
+            "observation_version": OBSERVATION_VERSION,
+            "engine_version": ENGINE_VERSION,
+            "observation_size": observation_size(rules.num_players),
+            "num_actions": A.NUM_ACTIONS,
+        }
+        for key, value in expected.items():
+            if self.layout.get(key) != value:
+                problems.append(f"{key} is {self.layout.get(key)!r} in the file but {value!r} here")
+        mine, theirs = self.rules.to_dict(), rules.to_dict()
+        problems += [
+            f"rule {name!r} is {mine[name]!r} in the file but {value!r} here"
+            for name, value in theirs.items()
+            if name != "name" and mine.get(name) != value
+        ]
+        return problems
+
+
+def upgraded(policy: Policy) -> Policy:
+    """A policy of observation layout 1 as one of the current layout, computing exactly the same function.
+
+    Layout 2 keeps every input of layout 1 in place and appends new ones, so the
+    first layer gains zero weights for them: the network ignores what it was never
+    trained on (``training.checkpoint.upgrade`` does the same for checkpoints). The
+    layout records ``upgraded_from``. Any other layout, or a size that is not
+    layout 1's for its rules, is left as it is, for :meth:`Policy.differences` to
+    refuse saying what differs.
+    """
+    layout = policy.layout
+    if layout.get("observation_version") != 1 or not isinstance(layout.get("rules"), dict):
+        return policy
+    try:
+        players = policy.rules.num_players
+    except ValueError:
+        return policy  # rules this version cannot load: refused by differences() with the rest
+    old, new = observation_size(players, version=1), observation_size(players)
+    (weight, bias), *rest = policy.layers
+    if layout.get("observation_size") != old or weight.shape[0] != old:
+        return policy
+    wide = np.zeros((new, weight.shape[1]), np.float32)
+    wide[:old] = weight
+    wide.setflags(write=False)
+    layout = layout | {"observation_version": OBSERVATION_VERSION, "observation_size": new, "upgraded_from": 1}
+    return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head)
+
+
+def load_policy(path: str | Path) -> Policy:
+    """Read an exported policy file (``.npz``); ``ValueError`` when it is missing, corrupt or foreign.
+
+    Files are read once per version (path, size and modification time): agents made
+    again and again (a server, an evaluation) share one copy of the weights, which no
+    agent ever writes to.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"policy file {str(path)!r} does not exist")
+    stat = path.stat()
+    return _read_policy(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_policy(path: str, size: int, mtime_ns: int) -> Policy:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except Exception as err:  # zipfile and numpy raise many types for truncated or foreign files
+        raise ValueError(f"{path!r} is not a readable smear-rl policy file: {err}") from None
+    return Policy.from_arrays(arrays, repr(path))
+
+
+def possible_actions(rules: Rules) -> frozenset[int]:
+    """Every action id some position under ``rules`` can make legal (to recognise views of other rules)."""
+    deck = rules.deck
+    bids = range(rules.min_bid, rules.top_bid + 1)
+    actions = {A.PASS, *bids, *range(A.TRUMP_BASE, A.TRUMP_BASE + 4)}
+    actions |= {A.MOON} if rules.moon_bid else set()
+    actions |= {A.MISDEAL} if rules.misdeal_call else set()
+    actions |= {A.DONE} if rules.stock_use == "redraw" else set()
+    actions |= {base + c for base in (A.CALL_BASE, A.DISCARD_BASE, A.PLAY_BASE) for c in deck}
+    return frozenset(actions)
 
 
 class NeuralAgent(Agent):
-    """Plays the policy of a smear-rl checkpoint; refuses a checkpoint trained for other rules."""
+    """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for."""
 
     name = "neural"
 
     def __init__(
-        self, checkpoint: str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True
+        self, policy: Policy | str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True
     ) -> None:
         super().__init__(seed)
-        data = load_checkpoint(checkpoint, rules)
-        self.path = str(checkpoint)
-        self.rules = rules or checkpoint_rules(data)
+        if not isinstance(policy, Policy):
+            if Path(policy).suffix == ".pt":
+                raise ValueError(
+                    f"{str(policy)!r} is a training checkpoint: export it first (smear-rl export {policy}), "
+                    "or load it through agents.registry.make_agent, which converts it when torch is installed"
+                )
+            self.path = str(policy)
+            policy = load_policy(policy)
+        else:
+            self.path = str(policy.layout.get("source", "<in memory>"))
+        self.rules = rules if rules is not None else policy.rules
+        problems = policy.differences(self.rules)
+        if problems:
+            raise ValueError(
+                f"policy {self.path} was trained for other rules or another layout: " + "; ".join(problems)
+            )
+        self.policy = policy
         self.greedy = greedy
-        self.policy = NumpyPolicy(network_from_checkpoint(data))
-        self.step = data.get("step", 0)
+        self.step = policy.layout.get("step", 0)
+        self._possible = possible_actions(self.rules)
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
+        return self.decide(view, observation).action
+
+    def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
+        """The move with the policy's probability of each legal move (greedy: the most probable one)."""
         legal = self.legal_actions(view)
+        self._check_view(view, legal)
         if len(legal) == 1:
-            return legal[0]
+            return Decision(legal[0], {legal[0]: 1.0}, "probability")
         if observation is None:
             obs = vector_from_view(view, self.rules)
             mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
             mask[legal] = 1
         else:
             obs, mask = observation["observation"], observation["action_mask"]
-        logits = self.policy.logits(obs[None, :], mask[None, :])[0]
-        if self.greedy:
-            return int(np.argmax(logits))
-        return self._sample(logits, legal)
+        logits = self.policy.logits(obs, mask)
+        top = max(float(logits[a]) for a in legal)
+        weights = [math.exp(float(logits[a]) - top) for a in legal]
+        total = sum(weights)
+        probabilities = {a: w / total for a, w in zip(legal, weights)}
+        # greedy: the most probable; else an inverse-CDF draw over the legal actions with the agent's own RNG
+        action = int(np.argmax(logits)) if self.greedy else self.rng.choices(legal, weights=weights)[0]
+        return Decision(action, probabilities, "probability")
 
-    def _sample(self, logits: np.ndarray, legal: list[int]) -> int:
-        """Inverse-CDF draw over the legal actions with the agent's ``random.Random``."""
-        top = max(logits[a] for a in legal)
-        weights = [math.exp(float(logits[a] - top)) for a in legal]
-        return self.rng.choices(legal, weights=weights)[0]
+    def _check_view(self, view: dict[str, Any], legal: list[int]) -> None:
+        """Refuse a view of other rules: another preset or player count, or a move these rules never allow."""
+        r = self.rules
+        if view.get("preset") != r.name or view.get("num_players") != r.num_players:
+            raise ValueError(
+                f"this agent plays {r.name!r} ({r.num_players} players) but was asked to act in "
+                f"{view.get('preset')!r} ({view.get('num_players')} players)"
+            )
+        foreign = [a for a in legal if a not in self._possible]
+        if foreign:
+            raise ValueError(
+                f"this agent plays {r.name!r} (bids {r.min_bid}..{r.top_bid}, {len(r.deck)} cards) but the view "
+                f"offers {A.format_action(foreign[0])!r}, which those rules never allow: a view of other rules"
+            )

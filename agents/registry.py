@@ -4,10 +4,12 @@ A name is one of :func:`agent_names` for the given game, optionally with keyword
 after a colon, ``"search:samples=48,time_budget=0.5"``: the keyword arguments of the bot's
 constructor beyond the rules and seed (:func:`agent_options` lists them), each value read
 as the type of its default. So two settings of one bot can be compared from the command
-line (``python -m training.evaluate search:samples=48 search``) without writing code.
-Anything else that names an existing file is loaded as a trained checkpoint
-(:class:`agents.neural_agent.NeuralAgent`, greedy); a ``sample:`` prefix on the path samples
-from its policy instead.
+line (``smear-rl evaluate search:samples=48 search``) without writing code.
+Anything else that names an existing file is loaded as a trained agent
+(:class:`agents.neural_agent.NeuralAgent`, greedy): an exported ``.npz`` without torch, a
+training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
+the path samples from its policy instead. ``neural`` is the agent shipped for the preset
+(``agents/shipped/``), ``neural:greedy=false`` sampling from it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import BoldRuleAgent, RuleAgent
 from agents.search_bot import SearchAgent, SearchBidAgent
+from smear_env.checks import as_int
 from smear_env.rules import Rules, get_rules
 
 SCHNEIDER = "bohemian_schneider"
@@ -37,10 +40,12 @@ _SMEAR_AGENTS: dict[str, Callable[..., Agent]] = {
 
 def _schneider_agents() -> dict[str, Callable[..., Agent]]:
     from agents.schneider_bots import SchneiderRuleAgent
+    from agents.schneider_search import SchneiderSearchAgent
 
     return {
         "random": lambda rules, seed: RandomAgent(seed),
         "rule": lambda rules, seed: SchneiderRuleAgent(seed),
+        "search": SchneiderSearchAgent,
     }
 
 
@@ -53,39 +58,85 @@ def register_agent(name: str, factory: Callable[..., Agent]) -> None:
     _SMEAR_AGENTS[name] = factory
 
 
+def _is_schneider(preset: Any) -> bool:
+    from smear_env.schneider.game import SchneiderRules
+
+    return preset == SCHNEIDER or isinstance(preset, SchneiderRules)
+
+
 def agent_names(preset: str | Rules = "ten_point") -> list[str]:
     """Names :func:`make_agent` accepts for ``preset``."""
-    return sorted(_schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS)
+    return sorted(_schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS)
 
 
 def agent_options(name: str, preset: str | Rules = "ten_point") -> dict[str, Any]:
     """The options of agent ``name`` with their defaults, in the order the constructor declares them."""
-    table = _schneider_agents() if preset == SCHNEIDER else _SMEAR_AGENTS
+    table = _schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS
     if name not in table:
         raise ValueError(f"unknown agent {name!r}: expected one of {', '.join(sorted(table))}")
     return _options_of(table[name])
 
 
 def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = None) -> Agent:
-    """An agent by name, ``name:key=value,...`` or checkpoint path for ``preset`` (a name or house :class:`Rules`)."""
-    if preset == SCHNEIDER:
-        table, rules = _schneider_agents(), None
-    else:
+    """An agent by name, ``name:key=value,...`` or checkpoint path for ``preset`` (a name or house :class:`Rules`).
+
+    Anything it cannot build (an unknown name, an option out of its range, a seed that
+    is not an int) raises ``ValueError`` naming the spec and what was expected.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent {spec!r} is not a name: expected one of {', '.join(sorted(_SMEAR_AGENTS))}")
+    if seed is not None:
+        seed = as_int(seed, f"agent {spec!r}: seed")
+    if _is_schneider(preset):
+        table, rules, preset = _schneider_agents(), None, SCHNEIDER
+    elif isinstance(preset, str | Rules):
         table, rules = _SMEAR_AGENTS, get_rules(preset) if isinstance(preset, str) else preset
         preset = rules.name
+    else:
+        raise ValueError(f"agent {spec!r}: {preset!r} is not a preset: expected a preset name or smear_env.Rules")
     name, colon, option_text = spec.partition(":")
     if name in table:
         options = _parse_options(spec, option_text, _options_of(table[name])) if colon else {}
-        return table[name](rules, seed, **options)
+        try:
+            return table[name](rules, seed, **options)
+        except ValueError as err:
+            raise ValueError(f"agent {spec!r}: {err}") from None
     greedy = not spec.startswith("sample:")
     path = spec.removeprefix("sample:")
     if Path(path).is_file():
         if rules is None:
             raise ValueError(f"{spec!r}: trained checkpoints exist for Smear presets only, not {preset}")
-        from agents.neural_agent import NeuralAgent  # imports torch: only when a checkpoint is asked for
-
-        return NeuralAgent(path, rules, seed, greedy=greedy)
+        return _trained_agent(path, rules, seed, greedy)
+    if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
+        raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
+
+
+def _shipped_neural(rules: Rules, seed: int | None, greedy: bool = True) -> Agent:
+    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for."""
+    from agents.neural_agent import NeuralAgent
+    from agents.shipped import shipped_policy_path
+
+    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy)
+
+
+_SMEAR_AGENTS["neural"] = _shipped_neural
+
+
+def _trained_agent(path: str, rules: Rules, seed: int | None, greedy: bool) -> Agent:
+    """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory."""
+    from agents.neural_agent import NeuralAgent
+
+    if Path(path).suffix != ".pt":
+        return NeuralAgent(path, rules, seed, greedy=greedy)
+    try:
+        from training.export import agent_from_checkpoint  # the training layer, with torch: only for a .pt file
+    except ImportError as err:
+        raise ValueError(
+            f"{path!r} is a training checkpoint and reading one needs {err.name}, which is not installed: "
+            f"export it to a torch-free .npz where torch is (smear-rl export {path})"
+        ) from None
+    return agent_from_checkpoint(path, rules, seed, greedy)
 
 
 def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:

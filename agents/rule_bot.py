@@ -24,9 +24,10 @@ from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_ca
 from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, moon_wins_more, safe_to_go_out
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
+from smear_env.checks import as_real
 from smear_env.observation import only_bids_win
 from smear_env.rules import Rules, get_rules
-from smear_env.trump import TrumpTable, trick_winner, trump_table
+from smear_env.trump import TrumpTable, beats, trick_winner, trump_table
 
 #: presets (by ``Rules.name``) on which the bots bid to go out by default, beside every rule set where only
 #: bidders go out: against the bot without it (docs/bidding.md) it won 0.524 of 4000 games on pitch_smudge and
@@ -57,13 +58,19 @@ class RuleAgent(Agent):
         super().__init__(seed)
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         #: points below the hand's estimate it bids; the default keeps sets rare, smaller is bolder
-        self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else bid_margin
+        self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else as_real(bid_margin, "bid_margin")
+        if not isinstance(match_moon, bool):
+            raise ValueError(f"match_moon {match_moon!r} is not true or false")
         #: when a made bid wins the match, bid it if the estimate less go_out_margin covers it (None: by the rules)
         self.go_out = go_out_by_default(self.rules) if go_out is None else go_out
         #: when the other side can go out only by a made bid, outbid it up to the estimate less block_margin
         #: (None: where only bidders go out, the only rules where it can apply; it won 0.575 of 4000 games there)
         self.block = only_bids_win(self.rules) if block is None else block
-        self.go_out_margin, self.block_margin = go_out_margin, block_margin
+        for option, value in (("go_out", go_out), ("block", block)):
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{option} {value!r} is not true, false or None (by the rules)")
+        self.go_out_margin = as_real(go_out_margin, "go_out_margin")
+        self.block_margin = as_real(block_margin, "block_margin")
         if match_moon and self.rules.name not in MATCH_MOON_PRESETS:
             raise ValueError(
                 f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {self.rules.name!r}"
@@ -260,13 +267,14 @@ def _low_chance(rules: Rules, table: TrumpTable, have: Callable[[int], float], s
     if rules.low == "two_played":
         return have(table.two)
     lows = [c for c in reversed(table.order) if not (c >= 52 and rules.low_ignores_jokers)]
-    chance = have(lows[0]) + (1 - have(lows[0])) * (0.5 * have(lows[1]) + 0.25 * have(lows[2]))
+    lowest, second, third = (have(c) for c in (lows + [lows[-1]] * 2)[:3])  # short decks: fewer trumps
+    chance = lowest + (1 - lowest) * (0.5 * second + 0.25 * third)
     return chance * (0.55 + 0.4 * strength) if rules.low == "lowest_captured" else chance
 
 
 def _partner_help(rules: Rules) -> float:
     """Points a partner's unseen hand adds on average, by the size of the points pool."""
-    if rules.partnerships:
+    if rules.has_teammates:
         return 0.12 * rules.max_hand_points
     return 0.08 * rules.max_hand_points if rules.called_partner else 0.0
 
@@ -318,14 +326,6 @@ def _lead(k: Knowledge, legal: list[int]) -> int:
     return min(trumps, key=lambda c: (c in keep_low, t.power[c]))
 
 
-def _beats(card: int, best: int, led: int, t: TrumpTable) -> bool:
-    s = t.effective_suit[card]
-    best_trump = t.trump_mask >> best & 1
-    if s == t.trump:
-        return not best_trump or t.power[card] > t.power[best]
-    return s == led and not best_trump and t.power[card] > t.power[best]
-
-
 def _follow(k: Knowledge, legal: list[int]) -> int:
     t, r = k.table, k.rules
     winner_seat, winner_card = trick_winner(k.trick, t)
@@ -334,7 +334,7 @@ def _follow(k: Knowledge, legal: list[int]) -> int:
     values = point_cards(t, r)
     if k.is_friend(winner_seat) and (last or _is_boss(k, winner_card)):
         return max(legal, key=lambda c: (_feed_value(c, t, r, values), -t.power[c]))
-    winners = [c for c in legal if _beats(c, winner_card, led, t)]
+    winners = [c for c in legal if beats(c, winner_card, led, t)]
     at_stake = sum(card_value(c, r) for _, c in k.trick) + 10 * sum(values.get(c, 0) for _, c in k.trick)
     if winners:
         safe = [c for c in winners if last or _is_boss(k, c)]

@@ -49,6 +49,7 @@ from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins,
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
+from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
 from smear_env.observation import only_bids_win
 from smear_env.rules import Rules, get_rules
@@ -100,19 +101,21 @@ class SearchAgent(RuleAgent):
         go_out: bool | None = None,
         block: bool | None = None,
     ) -> None:
-        # bid_margin and match_moon: the rule bot's, used where search bids by rule; go_out and block: both ways,
-        # by default only where only bidders go out (measured on pitch_smudge: docs/bidding.md)
+        # every option is checked before anything is built: a bad one fails naming its accepted range
+        what = f"{self.name} option"
+        self.samples = as_int(samples, f"{what} samples", 1)
+        self.time_budget = as_real(time_budget, f"{what} time_budget (seconds)", 0.0, low_open=True)
+        self.bid_samples = as_int(bid_samples, f"{what} bid_samples", 1)
+        self.bid_risk = as_real(bid_risk, f"{what} bid_risk", 0.0, 1.0, high_open=True)  # share of samples set
+        self.outbid_risk = as_real(outbid_risk, f"{what} outbid_risk", 0.0, 1.0, high_open=True)  # share outbid
+        if match_moon is not None and not isinstance(match_moon, bool):
+            raise ValueError(f"{what} match_moon {match_moon!r} is not true, false or None (by preset)")
+        # bid_margin and match_moon: the rule bot's (which checks them), used where search bids by rule
+        # go_out and block: both ways, by default only where only bidders go out (measured on pitch_smudge:
+        # docs/bidding.md)
         rule_set = get_rules(rules) if isinstance(rules, str) else rules
         go_out = only_bids_win(rule_set) if go_out is None else go_out
         super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
-        self.samples = samples
-        self.time_budget = time_budget
-        self.bid_samples = bid_samples
-        for name, value in (("bid_risk", bid_risk), ("outbid_risk", outbid_risk)):
-            if not 0.0 <= value < 1.0:
-                raise ValueError(f"{name} {value!r} is not a share of samples: expected 0 <= {name} < 1")
-        self.bid_risk = bid_risk  # share of sampled deals in which the bid may fail
-        self.outbid_risk = outbid_risk  # share of sampled deals in which a later opponent may outbid
         if bid_by is None:
             bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")
         if bid_by not in BID_METHODS:
@@ -356,7 +359,7 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
     if called and k.partner >= 0 and k.partner != k.seat and not k.played[k.partner] & called:
         fixed[k.partner] |= called
     pool = k.unseen & ~called if k.partner >= 0 else k.unseen
-    trumps_first = k.rules.discard_trump == "when_forced"
+    trumps_first = k.rules.discard_trump != "free"  # trumps are discarded last (or only beyond play_hand_size)
     never_held = undealt_count(k) if trumps_first else 0
     for _ in range(tries):
         hands = list(fixed)
@@ -383,7 +386,7 @@ def _deal_cards(
     """
     seats = [s for s in range(k.n) if s != k.seat]
     out_room = len(cards) - sum(need[s] for s in seats)
-    trumps_in_hands = k.rules.discard_trump == "when_forced"
+    trumps_in_hands = k.rules.discard_trump != "free"
     for card in cards:
         suit_bit = 1 << t.effective_suit[card] if t.effective_suit[card] >= 0 else 0
         options = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
@@ -481,7 +484,7 @@ class _Solver:
             if follow:
                 if self.r.follow == "follow_or_trump" and led != t.trump:
                     follow |= hand & t.trump_mask
-                hand = follow
+                hand = follow | (hand & t.free)  # a joker that is not a trump may always be played
         cards = cards_of(hand)
         cards.sort(key=lambda c: -t.power[c] - (100 if t.trump_mask >> c & 1 else 0))
         return cards

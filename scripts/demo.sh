@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/python -m agents.demo "$@"
+.venv/bin/smear-rl demo "$@"

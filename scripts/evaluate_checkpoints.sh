@@ -12,15 +12,15 @@ for preset in ten_point minnesota; do
       rule) matches=${RULE_MATCHES:-2000} ;;
       random) matches=${RANDOM_MATCHES:-1000} ;;
     esac
-    .venv/bin/python -m training.evaluate "checkpoints/$preset.pt" "$opponent" --preset "$preset" \
+    .venv/bin/smear-rl evaluate "checkpoints/$preset.pt" "$opponent" --preset "$preset" \
       --matches "$matches" --seed 1 --no-progress
   done
   runs=()
   for seed in ${SEARCH_SEEDS:-1}; do
     out="runs/evals/${preset}_pt_vs_search_${preset}_seed$seed.json"
-    .venv/bin/python -m training.evaluate "checkpoints/$preset.pt" search --preset "$preset" \
+    .venv/bin/smear-rl evaluate "checkpoints/$preset.pt" search --preset "$preset" \
       --matches "${SEARCH_MATCHES:-100}" --seed "$seed" --no-progress --json "$out"
     runs+=("$out")
   done
-  if [ "${#runs[@]}" -gt 1 ]; then .venv/bin/python -m training.pool "${runs[@]}"; fi
+  if [ "${#runs[@]}" -gt 1 ]; then .venv/bin/smear-rl pool "${runs[@]}"; fi
 done

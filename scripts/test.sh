@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Set everything up, then lint and run the test suite.
+# Set everything up (docs and RL-library extras included), then: lint, build the docs site with warnings as
+# errors, build and smoke-test the wheel outside the checkout, and run the test suite (last, so its summary
+# closes the output). Prints how long each step took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-.venv/bin/ruff check .
-.venv/bin/python -m pytest tests
+step() { local start=$SECONDS; "$@"; echo "[test.sh] $* : $((SECONDS - start)) s"; }
+step env SMEAR_EXTRAS=dev,train,eval,serve,docs,sb3,rllib,torchrl bash scripts/setup.sh
+step .venv/bin/ruff check .
+site=$(mktemp -d)
+trap 'rm -rf "$site"' EXIT
+step env NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"
+step bash scripts/wheel_smoke.sh
+SMEAR_REQUIRE_EXTRAS=1 .venv/bin/python -m pytest tests  # last and unwrapped: its own summary line (with its time) closes the output

@@ -2,17 +2,23 @@
 
 * :func:`env` / :func:`raw_env`: the AEC environment of a preset by name.
 * :func:`list_presets`: every game name those accept.
+* :func:`replay`: rebuild a game of any of them from its record.
+* :func:`single_agent_env`: one seat learns against bots, as a ``gymnasium.Env``
+  (:mod:`smear_env.single_agent`).
 * :mod:`smear_env.game`: the pure rules engine (no gymnasium/torch import).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from smear_env.actions import NUM_ACTIONS, format_action, parse_action
 from smear_env.cards import format_card, format_cards, parse_card, parse_cards
-from smear_env.game import Deal, Game, replay
+from smear_env.checks import check_names
+from smear_env.game import Deal, Game
 from smear_env.rules import Rules, get_rules, load_rules
 from smear_env.rules import list_presets as list_smear_presets
 
@@ -33,10 +39,15 @@ __all__ = [
     "parse_cards",
     "raw_env",
     "replay",
+    "single_agent_env",
+    "SingleAgentEnv",
 ]
 
 OTHER_GAMES: dict[str, str] = {}  # game name -> module with env/raw_env, for games beside Smear
 OTHER_GAMES["bohemian_schneider"] = "smear_env.schneider.aec"
+
+#: game name in a record (``record["game"]``) -> engine module whose ``replay`` rebuilds it
+ENGINES = {"smear": "smear_env.game", "bohemian_schneider": "smear_env.schneider.game"}
 
 
 def list_presets() -> list[str]:
@@ -44,31 +55,45 @@ def list_presets() -> list[str]:
     return list_smear_presets() + sorted(OTHER_GAMES)
 
 
-def _module_for(preset: str) -> Any:
-    import importlib
-
-    return importlib.import_module(OTHER_GAMES.get(preset, "smear_env.aec"))
-
-
-def raw_env(preset: str = "ten_point", **kwargs: Any) -> Any:
-    """The unwrapped AEC env of a preset (see :mod:`smear_env.aec`)."""
-    return _module_for(preset).raw_env(preset=preset, **kwargs)
+def _module_for(preset: str | None, rules: Any) -> Any:
+    """The env module of ``preset``, or of the game ``rules`` belong to when no preset is named."""
+    if preset is None:
+        preset = getattr(rules, "name", None)
+    if not isinstance(preset, str | None):
+        raise ValueError(f"preset {preset!r} is not a name: expected one of {', '.join(list_presets())}")
+    return importlib.import_module(OTHER_GAMES.get(preset or "", "smear_env.aec"))
 
 
-def env(preset: str = "ten_point", **kwargs: Any) -> Any:
-    """The AEC env of a preset, with PettingZoo's order-enforcing wrapper."""
-    return _module_for(preset).env(preset=preset, **kwargs)
+def raw_env(preset: str | None = None, **kwargs: Any) -> Any:
+    """The unwrapped AEC env of a preset (default ``ten_point``), or of ``rules=`` (see :mod:`smear_env.aec`)."""
+    return _module_for(preset, kwargs.get("rules")).raw_env(preset=preset, **kwargs)
+
+
+def env(preset: str | None = None, **kwargs: Any) -> Any:
+    """The AEC env of a preset (default ``ten_point``), or of ``rules=``; it checks the call order itself."""
+    return _module_for(preset, kwargs.get("rules")).env(preset=preset, **kwargs)
+
+
+def replay(record: dict[str, Any]) -> Any:
+    """Rebuild a game of any engine here (Smear, Bohemian Schneider) from its ``record()``.
+
+    ``ValueError`` for anything that is not such a record, saying what is wrong.
+    """
+    if not isinstance(record, Mapping):
+        raise ValueError(f"record is a {type(record).__name__}, not a dict: expected what Game.record() returns")
+    if "game" not in record:
+        raise ValueError(f"record has no 'game': expected one of {', '.join(map(repr, ENGINES))}")
+    check_names([record["game"]], list(ENGINES), "record game")
+    return importlib.import_module(ENGINES[record["game"]]).replay(record)
 
 
 def register_envs() -> list[str]:
-    """Register every preset in PettingZoo's AEC registry as ``smear/<preset>-v1``; returns the ids."""
+    """Register every preset in PettingZoo's AEC registry as ``smear/<preset>-v<ENV_VERSION>``; returns the ids."""
     import pettingzoo
-
-    from smear_env.aec import ENV_VERSION
 
     ids = []
     for preset in list_presets():
-        env_id = f"smear/{preset}-v{ENV_VERSION}"
+        env_id = f"smear/{preset}-v{_module_for(preset, None).ENV_VERSION}"  # each game's own version
         if env_id not in pettingzoo.aec_registry:
             pettingzoo.register("aec", env_id, entry_point="smear_env:env", kwargs={"preset": preset})
         ids.append(env_id)
@@ -77,3 +102,19 @@ def register_envs() -> list[str]:
 
 with contextlib.suppress(ImportError):  # registration needs pettingzoo; the engine alone does not
     register_envs()
+
+
+
+_LAZY = {  # name -> module: these import gymnasium, which the engine alone must not
+    "SingleAgentEnv": "smear_env.single_agent",
+    "single_agent_env": "smear_env.single_agent",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``smear_env.single_agent_env`` and ``SingleAgentEnv``, imported on first use."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'smear_env' has no attribute {name!r}")

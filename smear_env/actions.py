@@ -23,6 +23,7 @@ Card ids are those of :mod:`smear_env.cards` (``play TH``, ``discard JK2``).
 from __future__ import annotations
 
 from smear_env.cards import SUITS, format_card, parse_card
+from smear_env.checks import as_int
 
 PASS = 0
 BID_BASE = 0  # bid N is action BID_BASE + N
@@ -41,9 +42,8 @@ MOON_BID = 12
 
 
 def format_action(action: int) -> str:
-    """Move label of an action id, e.g. ``bid 4``, ``trump H``, ``play AS``."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action!r} is out of range: expected an int in 0..{NUM_ACTIONS - 1}")
+    """Move label of an action id, e.g. ``bid 4``, ``trump H``, ``play AS``; ``ValueError`` for anything else."""
+    action = as_int(action, "action", 0, NUM_ACTIONS - 1)
     if action == PASS:
         return "pass"
     if action <= MAX_BID_ACTION:
@@ -69,6 +69,8 @@ _WORDS = {"pass": PASS, "misdeal": MISDEAL, "done": DONE, "moon": MOON, "smudge"
 
 def parse_action(text: str) -> int:
     """Action id of a move label (case-insensitive): ``pass``, ``bid 4``, ``trump h``, ``play 10s``."""
+    if not isinstance(text, str):
+        raise ValueError(f"move {text!r} is not text: expected a label such as 'pass', 'bid 4' or 'play TH'")
     words = text.strip().lower().split()
     if len(words) == 1 and words[0] in _WORDS:
         return _WORDS[words[0]]
@@ -77,7 +79,7 @@ def parse_action(text: str) -> int:
         if verb == "bid":
             if arg in ("moon", "smudge"):
                 return _WORDS[arg]
-            if arg.isdigit() and 1 <= int(arg) <= MAX_BID_ACTION:
+            if arg.isascii() and arg.isdigit() and 1 <= int(arg) <= MAX_BID_ACTION:
                 return BID_BASE + int(arg)
         elif verb == "trump" and len(arg) == 1 and arg.upper() in SUITS:
             return TRUMP_BASE + SUITS.index(arg.upper())

@@ -1,6 +1,8 @@
 """PettingZoo AEC environment over the Smear rules engine.
 
-``smear_env.env(preset="ten_point", render_mode=None, reward="match", **rule_overrides)``
+``smear_env.env(preset="ten_point", render_mode=None, reward="match", **rule_overrides)``, or
+``smear_env.env(rules=get_rules("minnesota", target_score=21))`` for house rules (``preset``
+may then be left out or must name the rules' own preset).
 
 Agents are ``player_0`` .. ``player_{N-1}`` by seat, clockwise; ``player_0``
 deals the first hand unless ``reset(options={"dealer": k})`` says otherwise.
@@ -22,19 +24,31 @@ Rewards
   gets the change of its side's match score (points taken, or minus the bid when
   set) minus the largest change among the other sides.
 
+Step limit
+----------
+``max_hands=N`` truncates an episode once ``N`` deals are done (deals thrown in
+after an all-pass or a misdeal count too) and it is still going: every agent gets
+``truncations[agent] = True`` and a reward of 0, PettingZoo-style. Random players
+may never finish a match; this bounds it. ``None`` (default): no limit.
+
 Illegal actions
 ---------------
 ``illegal_action="raise"`` (default) raises ``ValueError`` naming the action and the
 legal moves, and leaves the env as it was. ``illegal_action="penalize"`` gives
 PettingZoo's terminate-with-penalty behaviour: the offender gets
-``illegal_penalty`` (default -1), the others 0, and the episode ends.
+``illegal_penalty`` (default -1, any finite number), the others 0, and the episode
+ends. An action that is not an int (``True``, ``1.0``, ``"3"``, ``None``) is never
+played as a move: it is illegal like any other (numpy integers are ints here).
 
-The env checks the call order itself (see :mod:`smear_env.card_env`).
+The env checks the call order and every argument itself (see :mod:`smear_env.card_env`).
 
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive hands).
+starts from a fixed deal (``options["deals"]`` takes a list for successive hands); every
+deal is checked against the rules before the episode starts. ``options["scores"]`` (one
+int per team) starts the match from those scores. Option names other than ``deal``,
+``deals``, ``dealer`` and ``scores`` are refused.
 """
 
 from __future__ import annotations
@@ -50,7 +64,11 @@ from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.render import render_text
 from smear_env.rules import Rules, get_rules
 
-ENV_VERSION = 1
+#: bumped when what an agent observes or may do changes for an existing preset. 2: smear and schmier let a
+#: player holding more than six trumps discard one at once (000), where 1 made them discard every other
+#: card first. Records stay replayable: they carry their full rules, and the old rule is discard_trump =
+#: "when_forced", which records of version 1 name.
+ENV_VERSION = 2
 
 
 class raw_env(CardGameEnv):
@@ -63,15 +81,16 @@ class raw_env(CardGameEnv):
 
     def __init__(
         self,
-        preset: str = "ten_point",
+        preset: str | None = None,
         render_mode: str | None = None,
         reward: str = "match",
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         rules: Rules | None = None,
+        max_hands: int | None = None,
         **rule_overrides: Any,
     ) -> None:
-        self.rules = rules.replace(**rule_overrides) if rules is not None else get_rules(preset, **rule_overrides)
+        self.rules = _rules_for(preset, rules, rule_overrides)
         self._observer = IncrementalObserver(self.rules.num_players)
         super().__init__(
             self.rules.num_players,
@@ -82,12 +101,15 @@ class raw_env(CardGameEnv):
             reward,
             illegal_action,
             illegal_penalty,
+            max_hands,
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
-        self._observer.forget()
-        return Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals)
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: Any) -> Game:
+        starting = {} if scores is None else {"scores": scores}  # the engine's starting scores, where given
+        game = Game(self.rules, seed=seed, dealer=dealer, single_hand=single, deals=deals, **starting)
+        self._observer.forget()  # only once the new game stands: a refused reset changes nothing
+        return game
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:
         return deal if isinstance(deal, Deal) else Deal.from_dict(deal)
@@ -108,6 +130,23 @@ class raw_env(CardGameEnv):
             result = game.hand_results[-1]
             return [result.hand_reward(s) for s in range(game.num_players)]
         return game.rewards()
+
+
+def _rules_for(preset: str | None, rules: Rules | None, overrides: dict[str, Any]) -> Rules:
+    """The env's rules: a preset with overrides, or given rules (with overrides) whose preset agrees with ``preset``."""
+    if rules is None:
+        return get_rules("ten_point" if preset is None else preset, **overrides)
+    if not isinstance(rules, Rules):
+        raise ValueError(
+            f"rules {rules!r} are not Smear rules: expected a smear_env.Rules (get_rules, load_rules); "
+            "a preset by name goes in preset="
+        )
+    if preset is not None and preset != rules.name:
+        raise ValueError(
+            f"preset {preset!r} and rules of preset {rules.name!r} disagree: give the rules alone, "
+            "or the preset with its rule options as keywords"
+        )
+    return rules.replace(**overrides)
 
 
 def env(**kwargs: Any) -> raw_env:

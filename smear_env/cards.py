@@ -17,7 +17,8 @@ second means the other joker.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -62,6 +63,8 @@ def format_card(card: int) -> str:
 
 def parse_card(text: str) -> int:
     """Card id of a name such as ``TH``, ``10h``, ``AS`` or ``JK``."""
+    if not isinstance(text, str):
+        raise ValueError(f"{text!r} is not a card name: expected text such as 'TH', 'AS' or 'JK'")
     name = text.strip().upper()
     if name in _JOKER_NAMES:
         return _JOKER_NAMES[name]
@@ -81,7 +84,13 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     A repeated ``JK`` names the other joker, so a deal with both jokers can be
     written ``"JK JK"``. Any other repeated card is an error.
     """
-    names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        names = text.replace(",", " ").split()
+    else:
+        try:
+            names = list(text)
+        except TypeError:
+            raise ValueError(f"{text!r} is not a list of cards: expected text such as 'AS KS JK' or a list") from None
     cards: list[int] = []
     for name in names:
         card = parse_card(name)
@@ -143,3 +152,45 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def card_ids(cards: Any, what: str) -> list[int]:
+    """``cards`` (a list of card ids, as in a :class:`Deal`) as plain ints; ``ValueError`` naming ``what`` otherwise."""
+    if isinstance(cards, str) or not isinstance(cards, list | tuple):
+        raise ValueError(f"{what} is {cards!r}: expected a list of card ids (ints 0..{NUM_CARDS - 1})")
+    ids = []
+    for card in cards:
+        if isinstance(card, bool) or not hasattr(card, "__index__") or not 0 <= card < NUM_CARDS:
+            raise ValueError(f"{what} holds {card!r}: expected card ids, ints 0..{NUM_CARDS - 1}")
+        ids.append(int(card))
+    return ids
+
+
+def parse_deal(data: Any, piles: tuple[str, ...]) -> tuple[list[list[int]], dict[str, list[int]]]:
+    """The hands and piles of a deal's dict form (``{"hands": [...], "kitty": "..."}``), parsed.
+
+    ``piles`` names the keys besides ``hands`` (each optional, empty when left out);
+    any other key, a missing ``hands``, a value of the wrong type or a bad card name
+    raises ``ValueError`` saying which part of the deal is wrong.
+    """
+    keys = ("hands", *piles)
+    expected = f"a dict with 'hands' (one card list per seat) and optionally {', '.join(map(repr, piles))}"
+    if not isinstance(data, Mapping):
+        raise ValueError(f"deal {data!r} is not a dict: expected {expected}")
+    unknown = [key for key in data if key not in keys]
+    if unknown:
+        raise ValueError(f"deal has unknown key {unknown[0]!r}: expected {expected}")
+    if "hands" not in data:
+        raise ValueError(f"deal has no 'hands': expected {expected}")
+    hands = data["hands"]
+    if isinstance(hands, str) or not isinstance(hands, list | tuple):
+        raise ValueError(f"deal hands {hands!r} is not a list: expected one card list per seat")
+    parsed = [_parse_part(hand, f"deal hand {seat}") for seat, hand in enumerate(hands)]
+    return parsed, {pile: _parse_part(data.get(pile, ""), f"deal {pile}") for pile in piles}
+
+
+def _parse_part(cards: Any, what: str) -> list[int]:
+    try:
+        return parse_cards(cards)
+    except ValueError as err:
+        raise ValueError(f"{what}: {err}") from None

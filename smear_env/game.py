@@ -13,20 +13,29 @@ Design notes
 * Randomness comes only from the ``random.Random`` the game is seeded with, or
   from explicit deals, so every game is reproducible; :meth:`Game.record`
   returns JSON-able data that :func:`replay` turns back into the same state.
+* Front ends and tests read the state through the public accessors
+  (:meth:`Game.hand`, :meth:`Game.completed_tricks`, :meth:`Game.contract`,
+  :meth:`Game.match_scores`, :meth:`Game.results`, ...), which return copies or
+  immutable values. The attributes behind them (``hands``, ``tricks``, ``scores``,
+  ...) are the engine's working state, read directly by the observation builder
+  and the bots on the hot path; writing to them is not supported.
 """
 
 from __future__ import annotations
 
 import copy
+import numbers
 import operator
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from smear_env import actions as A
-from smear_env.cards import JOKERS_MASK, cards_of, format_cards, mask_of, parse_cards, shuffle
+from smear_env.cards import JOKERS_MASK, card_ids, cards_of, format_cards, mask_of, parse_cards, parse_deal, shuffle
+from smear_env.checks import as_int
+from smear_env.records import replay_record
 from smear_env.rules import Rules, get_rules, rules_from_dict
-from smear_env.scoring import HandResult, score_hand
+from smear_env.scoring import HandResult, Trick, as_tricks, score_hand
 from smear_env.trump import TrumpTable, trick_winner, trump_table
 
 ENGINE_VERSION = 1
@@ -36,6 +45,52 @@ PHASE_NAMES = ("bid", "trump", "call", "discard", "play", "over")
 
 #: ranks 3..9 of every suit: a hand of only these may call a misdeal (Minnesota)
 _MISDEAL_MASK = mask_of(s * 13 + r for s in range(4) for r in range(1, 8))
+
+
+class Contract(NamedTuple):
+    """What the auction settled (so far): each field is None until it is known.
+
+    ``bid`` is the number bid, or ``actions.MOON_BID`` for a moon; during the auction
+    ``bidder`` and ``bid`` are the high bid so far. ``partner`` is the seat holding the
+    called card once called (None if nobody holds it).
+    """
+
+    bidder: int | None
+    bid: int | None
+    trump: int | None
+    called_card: int | None
+    partner: int | None
+
+
+def check_scores(rules: Rules, scores: Any) -> list[int]:
+    """Starting match scores, one int per team (``rules.num_teams``), or a ``ValueError`` saying what is wrong.
+
+    Any sequence of integers will do (a list, a tuple, a numpy array); they come back as a list of ints.
+    """
+    values = list(scores) if hasattr(scores, "__len__") and not isinstance(scores, str | bytes | dict) else None
+    if (
+        values is None
+        or len(values) != rules.num_teams
+        or not all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in values)
+    ):
+        raise ValueError(
+            f"scores {scores!r} are not starting scores: expected a list of {rules.num_teams} integers, "
+            f"one per team (teams: {[list(t) for t in rules.team_seats]})"
+        )
+    return [int(s) for s in values]
+
+
+def _check_hands_played(rules: Rules, hands_played: Any) -> int:
+    if hands_played == 0 and type(hands_played) is int:  # a new match: the common case, kept cheap
+        return 0
+    if not isinstance(hands_played, numbers.Integral) or isinstance(hands_played, bool) or hands_played < 0:
+        raise ValueError(f"hands_played {hands_played!r} is not a count of hands: expected an integer >= 0")
+    if rules.match_end == "hands" and hands_played >= rules.num_hands:
+        raise ValueError(
+            f"hands_played {hands_played} leaves no hand to play: the match has {rules.num_hands} hands "
+            f"(expected 0..{rules.num_hands - 1})"
+        )
+    return int(hands_played)
 
 
 @dataclass
@@ -60,11 +115,17 @@ class Deal:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
-        return cls.parse(data["hands"], data.get("kitty", ""), data.get("stock", ""))
+        """A deal from :meth:`to_dict` form; ``ValueError`` naming a missing or malformed part."""
+        hands, piles = parse_deal(data, ("kitty", "stock"))
+        return cls(hands, piles["kitty"], piles["stock"])
 
 
 class Game:
-    """A match (or a single hand) of Smear under one set of :class:`Rules`."""
+    """A match (or a single hand) of Smear under one set of :class:`Rules`.
+
+    ``scores`` (one per team) and ``hands_played`` start the match part-way through,
+    for a front end resuming a match or a test of its end; both are kept in the record.
+    """
 
     def __init__(
         self,
@@ -74,20 +135,27 @@ class Game:
         dealer: int = 0,
         single_hand: bool = False,
         deals: list[Deal] | None = None,
+        scores: list[int] | tuple[int, ...] | None = None,
+        hands_played: int = 0,
     ) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        start_scores = [0] * self.rules.num_teams if scores is None else check_scores(self.rules, scores)
+        self.start_hands_played = _check_hands_played(self.rules, hands_played)
+        self.start_scores = tuple(start_scores)
         self.num_players = self.rules.num_players
         self.teams = [self.rules.team_of(s) for s in range(self.num_players)]  # match team of each seat
         self.single_hand = single_hand  # the match ends after one scored hand
         self._seed = seed
         self._rng = random.Random(seed)
-        self._deal_queue: list[Deal] = list(deals or [])
-        if not 0 <= dealer < self.num_players:
-            raise ValueError(f"dealer {dealer!r} is not a seat: expected 0..{self.num_players - 1}")
+        if deals is not None and not isinstance(deals, list | tuple):
+            raise ValueError(f"deals {deals!r} is not a list: expected a list of Deal, one per hand")
+        # every given deal is checked (and copied) now, so a bad one fails before any hand is played
+        self._deal_queue = [self._checked_deal(d, k, len(deals)) for k, d in enumerate(deals)] if deals else []
+        dealer = as_int(dealer, "dealer", 0, self.num_players - 1)  # a seat: not 1.5, "2" or True
         self.first_dealer = dealer
         self.dealer = dealer
-        self.scores = [0] * self.rules.num_teams
-        self.hands_played = 0
+        self.scores = start_scores
+        self.hands_played = self.start_hands_played
         self.winners: frozenset[int] = frozenset()  # match-winning teams once phase is OVER
         self.hand_results: list[HandResult] = []
         self.history: list[int] = []  # every action applied, in order
@@ -100,26 +168,43 @@ class Game:
         deck = list(self.rules.deck)
         shuffle(deck, self._rng)  # always, so a replay from explicit deals leaves the RNG where it was
         if self._deal_queue:
-            deal = self._deal_queue.pop(0)
-            self._check_deal(deal)
-            return deal
+            return self._deal_queue.pop(0)
         r, n = self.rules, self.num_players
         hands = [deck[i * r.hand_size : (i + 1) * r.hand_size] for i in range(n)]
         dealt = n * r.hand_size
         return Deal(hands, deck[dealt : dealt + r.kitty_size], deck[dealt + r.kitty_size :])
 
-    def _check_deal(self, deal: Deal) -> None:
+    def _checked_deal(self, deal: Deal, index: int, count: int) -> Deal:
+        """A copy of deal ``index`` of ``count`` given, if it fits these rules; else ``ValueError`` saying why."""
+        which = "deal" if count == 1 else f"deal {index + 1} of {count}"
+        if not isinstance(deal, Deal):
+            raise ValueError(f"{which} is a {type(deal).__name__}: expected a Deal")
         r = self.rules
-        if len(deal.hands) != self.num_players or any(len(h) != r.hand_size for h in deal.hands):
-            sizes = [len(h) for h in deal.hands]
-            raise ValueError(f"deal has hands of sizes {sizes}: expected {self.num_players} hands of {r.hand_size}")
-        if len(deal.kitty) != r.kitty_size:
-            raise ValueError(f"deal has a kitty of {len(deal.kitty)} cards: expected {r.kitty_size}")
-        cards = [c for h in deal.hands for c in h] + deal.kitty + deal.stock
-        if len(set(cards)) != len(cards) or not set(cards) <= set(r.deck):
-            raise ValueError("deal repeats a card or holds a card that is not in this deck")
-        if r.stock_use != "none" and sorted(cards) != sorted(r.deck):
-            raise ValueError(f"deal must place every card of the deck ({len(r.deck)}); the stock is in use")
+        try:
+            if isinstance(deal.hands, str) or not isinstance(deal.hands, list | tuple):
+                raise ValueError(f"hands {deal.hands!r} is not a list: expected one card list per seat")
+            hands = [card_ids(h, f"hand {seat}") for seat, h in enumerate(deal.hands)]
+            copy_ = Deal(hands, card_ids(deal.kitty, "kitty"), card_ids(deal.stock, "stock"))
+        except ValueError as err:
+            raise ValueError(f"{which}: {err}") from None
+        if len(hands) != self.num_players or any(len(h) != r.hand_size for h in hands):
+            sizes = [len(h) for h in hands]
+            raise ValueError(f"{which} has hands of sizes {sizes}: expected {self.num_players} hands of {r.hand_size}")
+        if len(copy_.kitty) != r.kitty_size:
+            raise ValueError(f"{which} has a kitty of {len(copy_.kitty)} cards: expected {r.kitty_size}")
+        cards = [c for h in hands for c in h] + copy_.kitty + copy_.stock
+        repeated = sorted({c for c in cards if cards.count(c) > 1})
+        if repeated:
+            raise ValueError(f"{which} places {format_cards(repeated)} twice: expected each card once")
+        foreign = [c for c in cards if c not in r.deck]
+        if foreign:
+            raise ValueError(f"{which} holds {format_cards(foreign)}, not in this {len(r.deck)}-card deck")
+        if r.stock_use != "none" and len(cards) != len(r.deck):
+            missing = format_cards(sorted(set(r.deck) - set(cards)))
+            raise ValueError(
+                f"{which} must place every card of the deck ({len(r.deck)}), the stock is in use; missing: {missing}"
+            )
+        return copy_
 
     def _start_hand(self) -> None:
         r = self.rules
@@ -139,6 +224,7 @@ class Game:
         self.partner = -1
         self.sides = list(self.teams)  # scoring side of each seat this hand
         self.discarded = [0] * n  # cards each seat put out of play (private to that seat)
+        self.picked = [0] * n  # cards each seat took from kitty or stock (private to that seat)
         self.discard_counts = [0] * n
         self.drawn_counts = [0] * n  # cards each seat took from kitty/stock (public count)
         self.exchanged = 0  # schmier redraw: cards the seat on turn has exchanged so far
@@ -146,7 +232,8 @@ class Game:
         self.played = [0] * n  # cards each seat has played to tricks
         self.won = [0] * n  # cards in the tricks each seat won
         self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
-        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []  # (leader, plays, winner)
+        # completed tricks of this hand as (leader, plays, winner); completed_tricks() gives them as Tricks
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []
         self.leader = -1
         self.phase = BID
         self.current_player = (self.dealer + 1) % n
@@ -163,6 +250,62 @@ class Game:
     def side_of(self, seat: int) -> int:
         """Scoring side of a seat in this hand (the bidder's side includes a called partner)."""
         return self.sides[seat]
+
+    # ------------------------------------------------------------------ public read-only accessors
+    def _seat(self, seat: object) -> int:
+        if not isinstance(seat, numbers.Integral) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise ValueError(f"seat {seat!r} is not a seat: expected an int in 0..{self.num_players - 1}")
+        return int(seat)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` holds now, ascending (hidden information: a front end shows it to that seat only)."""
+        return tuple(cards_of(self.hands[self._seat(seat)]))
+
+    def discards(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` put out of play this hand (discards, exchanges, blinds), ascending."""
+        return tuple(cards_of(self.discarded[self._seat(seat)]))
+
+    def picked_up(self, seat: int) -> tuple[int, ...]:
+        """The card ids ``seat`` took from the kitty or the stock this hand, ascending (only that seat saw them)."""
+        return tuple(cards_of(self.picked[self._seat(seat)]))
+
+    def current_trick(self) -> tuple[tuple[int, int], ...]:
+        """The trick on the table: (seat, card id) in play order; empty between tricks."""
+        return tuple(self.trick)
+
+    def completed_tricks(self) -> tuple[Trick, ...]:
+        """This hand's completed tricks, in order (a :class:`Trick` unpacks as ``leader, cards, winner``).
+
+        After the hand is scored and the next one dealt, they are gone; its :class:`HandResult`
+        (:meth:`results`) keeps the tricks of each scored hand.
+        """
+        return as_tricks(self.tricks)
+
+    def auction(self) -> tuple[int | None, ...]:
+        """Each seat's bid this hand: None (not yet), 0 (pass), the number, or ``actions.MOON_BID``."""
+        return tuple(self.bids)
+
+    def contract(self) -> Contract:
+        """The high bidder and bid, trump, the called card and the partner it revealed (None: not yet or none)."""
+
+        def known(value: int) -> int | None:
+            return None if value < 0 else value
+
+        return Contract(
+            known(self.bidder),
+            self.high_bid or None,
+            known(self.trump),
+            known(self.called_card),
+            known(self.partner),
+        )
+
+    def match_scores(self) -> tuple[int, ...]:
+        """The match score of each team (``rules.team_seats`` gives each team's seats)."""
+        return tuple(self.scores)
+
+    def results(self) -> tuple[HandResult, ...]:
+        """Every scored hand's :class:`HandResult` (copies: changing one changes nothing here)."""
+        return tuple(copy.deepcopy(result) for result in self.hand_results)
 
     def legal_mask(self) -> int:
         """Legal actions of the player on turn, as a bit mask over action ids (0 when over)."""
@@ -219,9 +362,12 @@ class Game:
         if seat == self.partner and self.called_card >= 0:
             hand &= ~(1 << self.called_card)  # the called card must reach the first trick
         cards = hand
-        if r.discard_trump == "when_forced":
-            trumps = self.table.trump_mask
-            cards = hand & ~trumps or hand & trumps & ~self.table.protected or hand
+        if r.discard_trump != "free":
+            t = self.table
+            if r.discard_trump == "excess_trumps" and (hand & t.trump_mask).bit_count() > r.play_hand_size:
+                cards = hand & ~t.protected or hand  # more trumps than can be kept: any unprotected card
+            else:
+                cards = hand & ~t.trump_mask or hand & ~t.protected or hand
         return cards << A.DISCARD_BASE
 
     def _legal_cards(self) -> int:
@@ -242,8 +388,8 @@ class Game:
         if not follow:
             return hand
         if r.follow == "strict" or led == self.trump:
-            return follow
-        return follow | (hand & t.trump_mask)
+            return follow | (hand & t.free)
+        return follow | (hand & (t.trump_mask | t.free))
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
@@ -326,7 +472,9 @@ class Game:
             self._start_discards()
 
     def _take(self, seat: int, cards: list[int]) -> None:
-        self.hands[seat] |= mask_of(cards)
+        taken = mask_of(cards)
+        self.hands[seat] |= taken
+        self.picked[seat] |= taken
         self.drawn_counts[seat] += len(cards)
 
     def _set_trump(self, suit: int) -> None:
@@ -338,7 +486,7 @@ class Game:
         if r.stock_use == "to_bidder":
             self._take(self.bidder, self.stock)
             self.stock = []
-        if r.called_partner:
+        if r.called_partner and self._legal_calls():  # nothing to call (the bidder holds every trump): alone
             self.phase, self.current_player = CALL, self.bidder
         else:
             self._start_discards()
@@ -413,7 +561,7 @@ class Game:
             self.current_player = (seat + 1) % self.num_players
             return
         winner = trick_winner(self.trick, self.table)[0]
-        self.tricks.append((self.leader, self.trick, winner))
+        self.tricks.append((self.leader, self.trick, winner))  # self.trick is replaced, never changed again
         self.won[winner] |= mask_of(c for _, c in self.trick)
         self.trick = []
         self.leader = self.current_player = winner
@@ -423,7 +571,8 @@ class Game:
     # hand end and match end
     def _end_hand(self) -> None:
         self.hands_played += 1
-        result = score_hand(self)
+        result = score_hand(self, self.scores, self.hands_played)
+        self.scores[:] = result.scores_after  # in place: readers holding the list see the new scores
         self.hand_results.append(result)
         winners = result.match_winners
         if winners is None and self.single_hand:
@@ -447,8 +596,8 @@ class Game:
         return copy.deepcopy(self)
 
     def record(self) -> dict[str, Any]:
-        """JSON-able record of the match so far: rules, deals and moves."""
-        return {
+        """JSON-able record of the match so far: rules, deals and moves (and a resumed match's starting point)."""
+        record = {
             "game": "smear",
             "engine_version": ENGINE_VERSION,
             "rules": self.rules.to_dict(),
@@ -458,21 +607,23 @@ class Game:
             "deals": [d.to_dict() for d in self.deals],
             "moves": [A.format_action(a) for a in self.history],
         }
+        if any(self.start_scores) or self.start_hands_played:  # only then: records of fresh matches keep their form
+            record["start_scores"] = list(self.start_scores)
+            record["start_hands_played"] = self.start_hands_played
+        return record
 
 
 def replay(record: dict[str, Any]) -> Game:
-    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves."""
-    if record.get("game") != "smear":
-        raise ValueError(f"record is for game {record.get('game')!r}, not 'smear'")
-    if record.get("engine_version") != ENGINE_VERSION:
-        raise ValueError(f"record is from engine version {record.get('engine_version')}, this is {ENGINE_VERSION}")
-    game = Game(
-        rules_from_dict(record["rules"]),
-        seed=record.get("seed"),
-        dealer=record["first_dealer"],
-        single_hand=record["single_hand"],
-        deals=[Deal.from_dict(d) for d in record["deals"]],
+    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves.
+
+    A record that is not a dict, lacks a field, holds a value of the wrong type, is
+    for another game or engine version, or whose moves are not legal in turn raises
+    ``ValueError`` saying which part is wrong.
+    """
+    return replay_record(
+        record, "smear", ENGINE_VERSION, "single_hand", Deal.from_dict, rules_from_dict,
+        lambda rules, seed, dealer, single, deals: Game(
+            rules, seed, dealer=dealer, single_hand=single, deals=deals,
+            scores=record.get("start_scores"), hands_played=record.get("start_hands_played", 0),
+        ),
     )
-    for move in record["moves"]:
-        game.apply_move(move)
-    return game

@@ -53,8 +53,9 @@ proves the led suit void and nothing about trumps (a player void in the led suit
 play any card, trumps kept or not). Where the bidder must lead a trump to the first
 trick if able (``first_lead = "trump"``), a first lead of another suit proves the
 bidder holds no trump; the called partner's forced play of the called card to the
-first trick proves nothing. A void shown stays true for the rest of the hand (no
-card reaches a hand once play has started).
+first trick proves nothing. A joker that is not a trump (``joker_rank = "not_trump"``)
+may be played at any time and its lead obliges nobody: neither proves a void. A void
+shown stays true for the rest of the hand (no card reaches a hand once play has started).
 
 Need: under ``match_end = "target"`` the target less the team's score (0 once
 reached); in fixed-length matches the leading team's score less the team's. One
@@ -128,11 +129,15 @@ def note_voids(
     led = effective[plays[0][1]]
     if start == 0 and first_trick and rules.first_lead == "trump" and led != trump:
         voids |= 1 << (SUIT_SLOTS * plays[0][0] + trump)  # the bidder had to lead a trump if it held one
+    if table.free >> plays[0][1] & 1:
+        return voids  # a joker that is not a trump was led: it obliges nobody
     trump_is_free = rules.follow == "follow_or_trump" and led != trump  # trumping in while holding the led suit
     for seat, card in plays[max(start, 1) :]:
         suit = effective[card]
         if suit == led or (trump_is_free and suit == trump) or (first_trick and card == called_card):
             continue  # followed, trumped in, or the called partner's forced card
+        if table.free >> card & 1:
+            continue  # a joker that is not a trump may be played at any time
         voids |= 1 << (SUIT_SLOTS * seat + led)
     return voids
 
@@ -150,8 +155,10 @@ def shown_voids(
 
 def only_bids_win(rules: Rules) -> bool:
     """Whether a side can win the match only at the end of a hand it bid and made (so a side past the
-    target still needs a made bid, and a side that can go out only by bidding can be blocked)."""
-    return rules.win_requires_made_bid
+    target still needs a made bid, and a side that can go out only by bidding can be blocked): under
+    ``win_requires_made_bid``, or where ``non_bidder_cap`` keeps defenders below the target."""
+    capped = rules.non_bidder_cap is not None and rules.match_end == "target"
+    return rules.win_requires_made_bid or capped
 
 
 def points_needed(rules: Rules, scores: Sequence[int]) -> list[int]:
@@ -601,6 +608,7 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
         "seat": seat,
         "num_players": game.num_players,
         "team": r.team_of(seat),
+        "teams": [list(seats) for seats in r.team_seats],
         "preset": r.name,
         "phase": PHASE_NAMES[game.phase],
         "dealer": game.dealer,

@@ -13,16 +13,46 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
+import inspect
+import re
 import tomllib
 import typing
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from smear_env.cards import RANKS, make_deck
 
 PROTECTABLE = ("ace", "two", "three", "jack", "jick", "jokers", "scoring")
+
+#: every category a hand can award points in, in the order a breakdown lists them
+CATEGORIES = ("high", "low", "jack", "jick", "joker", "joker2", "trey", "deuce", "game")
+
+
+Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+JokerRank = Literal["below_jacks", "lowest", "not_trump"]
+DiscardTrump = Literal["free", "when_forced", "excess_trumps"]
+
+
+
+@dataclass(frozen=True)
+class Range:
+    """Accepted values of an integer option: ``low..high`` inclusive (None: no bound on that side)."""
+
+    low: int | None = None
+    high: int | None = None
+
+    def __contains__(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        if self.high is None:
+            return f">= {self.low}"
+        if self.low is None:
+            return f"<= {self.high}"
+        return f"{self.low}..{self.high}"
 
 
 @dataclass(frozen=True)
@@ -31,25 +61,31 @@ class Rules:
 
     name: str = "custom"  # preset these rules came from (informational)
     # -- deck and trump order
-    lowest_rank: Literal["2", "7"] = "2"  # lowest rank of each suit: 2 (52 cards) or 7 (32 cards)
-    jokers: int = 2  # jokers added to the deck: 0, 1 or 2
+    lowest_rank: Rank = "2"  # lowest rank of each suit: 2 (52 cards), 7 (32 cards), 9 (24 cards)...
+    jokers: Annotated[int, Range(0, 2)] = 2  # jokers added to the deck: 0, 1 or 2
     jick: bool = True  # the other Jack of trump's colour is a trump, just below the Jack
-    joker_rank: Literal["below_jacks", "lowest"] = "below_jacks"  # jokers rank just below the Jack(s) or lowest trump
+    # not_trump (the reading chosen where the house rule is silent): a joker belongs to no suit; it beats every
+    # plain card and loses to every trump, and of two the first played wins (the big one with distinct_jokers).
+    # It may be played at any time, never breaking a duty to follow. A joker lead obliges nobody for the whole
+    # trick (the next card does not set a suit to follow), so it wins unless trumped. Never High or Low.
+    joker_rank: JokerRank = "below_jacks"  # not_trump: no suit, beats plain cards, any time, its lead obliges nobody
     distinct_jokers: bool = False  # JK always beats JK2; else the first joker played to a trick wins
+    big_joker_above_jick: bool = False  # distinct_jokers: JK ranks just above the Jick (002), JK2 just below it
     # -- players
-    num_players: int = 4  # players at the table
-    partnerships: bool = True  # seats alternate between two fixed teams; False: everyone scores alone
+    num_players: Annotated[int, Range(2, None)] = 4  # players at the table
+    partnerships: bool = True  # with teams empty: seats alternate between two teams; False: everyone scores alone
+    teams: tuple[tuple[int, ...], ...] = ()  # seats of each team, e.g. [[0, 3], [1, 4], [2, 5]]; []: by partnerships
     called_partner: bool = False  # the bidder calls a trump card and its holder is partner for the hand
     # -- deal, kitty and stock
-    hand_size: int = 10  # cards dealt to each player
-    kitty_size: int = 0  # cards dealt to a kitty that the bidder takes before naming trump
+    hand_size: Annotated[int, Range(1, None)] = 10  # cards dealt to each player
+    kitty_size: Annotated[int, Range(0, None)] = 0  # cards dealt to a kitty the bidder takes before naming trump
     stock_use: Literal["none", "to_bidder", "blinds", "redraw"] = "none"  # what the undealt stock is for
-    blinds: int = 0  # stock_use=blinds: cards the bidder takes from the stock and discards again
-    redraw_limit: int = 3  # stock_use=redraw: most non-trumps a non-dealer may exchange; dealer takes the rest
-    play_hand_size: int = 6  # cards each player holds when trick play starts (also the number of tricks)
+    blinds: Annotated[int, Range(0, None)] = 0  # stock_use=blinds: cards the bidder takes from the stock and discards
+    redraw_limit: Annotated[int, Range(0, None)] = 3  # stock_use=redraw: most non-trumps a non-dealer may exchange
+    play_hand_size: Annotated[int, Range(1, None)] = 6  # cards held when trick play starts (also the number of tricks)
     # -- bidding
-    min_bid: int = 4  # lowest bid
-    max_bid: int = 10  # highest numeric bid
+    min_bid: Annotated[int, Range(1, 11)] = 4  # lowest bid
+    max_bid: Annotated[int, Range(1, 11)] = 10  # highest numeric bid
     moon_bid: bool = False  # "shoot the moon": outbids every number, must take every point awarded
     smudge_bid: bool = False  # a bid of max_bid+1 that needs every trick and every point
     dealer_steals: bool = False  # the dealer, bidding last, may equal the highest bid to take it
@@ -59,7 +95,7 @@ class Rules:
     # -- trump
     trump_by: Literal["bidder_names", "first_lead"] = "bidder_names"  # how trump is set
     # -- discards
-    discard_trump: Literal["free", "when_forced"] = "when_forced"  # when_forced: a trump only once all else is gone
+    discard_trump: DiscardTrump = "when_forced"  # a trump: any time; once all else is gone; while > play_hand_size held
     protected_discards: tuple[str, ...] = ()  # trumps never discarded: ace, two, three, jack, jick, jokers, scoring
     # -- play
     first_lead: Literal["any", "trump"] = "any"  # trump: the bidder must lead a trump to trick 1 if able
@@ -69,22 +105,23 @@ class Rules:
     high: Literal["off", "ace_played", "highest_played", "ace_captured"] = "highest_played"  # High point
     low: Literal["off", "two_played", "lowest_played", "lowest_captured"] = "lowest_played"  # Low point
     low_ignores_jokers: bool = False  # a joker never counts as the lowest trump for Low
-    jack_points: int = 1  # for capturing the Jack of trump
-    jick_points: int = 1  # for capturing the Jick
-    joker_points: int = 1  # for each joker captured
-    trey_points: int = 3  # for capturing the 3 of trump
-    deuce_points: int = 0  # for capturing the 2 of trump
-    game_points: int = 1  # for strictly most card points captured
-    joker_card_value: int = 0  # card points of a joker toward Game
+    jack_points: Annotated[int, Range(0, None)] = 1  # for capturing the Jack of trump
+    jick_points: Annotated[int, Range(0, None)] = 1  # for capturing the Jick
+    joker_points: Annotated[int, Range(0, None)] = 1  # for each joker captured
+    trey_points: Annotated[int, Range(0, None)] = 3  # for capturing the 3 of trump
+    deuce_points: Annotated[int, Range(0, None)] = 0  # for capturing the 2 of trump
+    game_points: Annotated[int, Range(0, None)] = 1  # for strictly most card points captured
+    joker_card_value: Annotated[int, Range(0, None)] = 0  # card points of a joker toward Game
     game_tie: Literal["nobody", "low_side"] = "nobody"  # Game on equal card points: nobody, or the side awarded Low
     blind_discards_count: bool = False  # the bidder's blind discards count for the bidder's side in Game
     # -- match
     match_end: Literal["target", "hands"] = "target"  # play to a target score or a fixed number of hands
-    target_score: int = 52  # match_end=target: score that wins
-    num_hands: int = 10  # match_end=hands: hands in a match (equal top totals are a draw)
+    target_score: Annotated[int, Range(1, None)] = 52  # match_end=target: score that wins
+    num_hands: Annotated[int, Range(1, None)] = 10  # match_end=hands: hands in a match (equal top totals draw)
     target_tiebreak: Literal["higher_then_bidder", "bidder_if_made"] = "higher_then_bidder"  # both reach target
     win_requires_made_bid: bool = False  # a side can win only at the end of a hand it bid and made
-    bust_out: int | None = None  # a side at or below this score loses the match
+    bust_out: Annotated[int | None, Range(None, -1)] = None  # a side at or below this score loses the match
+    non_bidder_cap: Annotated[int | None, Range(0, None)] = None  # sides that did not bid score up to this at most
 
     def __post_init__(self) -> None:
         _check_types(self)
@@ -108,36 +145,59 @@ class Rules:
         return self
 
     def __getstate__(self) -> dict[str, Any]:
-        """The options only: the derived caches (deck, trump tables) are rebuilt on use."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("deck", "trump_tables")}
+        """The options only: the derived caches (deck, trump tables, seating) are rebuilt on use."""
+        return {k: v for k, v in self.__dict__.items() if k not in _CACHES}
+
+    @cached_property
+    def team_seats(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team, team by team: ``teams`` if given, else derived from ``partnerships``."""
+        if self.teams:
+            return self.teams
+        n = self.num_players
+        if self.partnerships:
+            return (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
+        return tuple((seat,) for seat in range(n))
+
+    @cached_property
+    def _team_by_seat(self) -> tuple[int, ...]:
+        team_by_seat = [0] * self.num_players
+        for team, seats in enumerate(self.team_seats):
+            for seat in seats:
+                team_by_seat[seat] = team
+        return tuple(team_by_seat)
 
     @property
     def num_teams(self) -> int:
-        """Match scoring units: 2 teams with partnerships, else one per player."""
-        return 2 if self.partnerships else self.num_players
+        """Match scoring units: the teams of ``team_seats`` (one per player when everyone plays alone)."""
+        return len(self.team_seats)
 
     def team_of(self, seat: int) -> int:
-        """Match scoring unit of a seat."""
-        return seat % 2 if self.partnerships else seat
+        """Match scoring unit of a seat (its index in ``team_seats``)."""
+        return self._team_by_seat[seat]
+
+    @property
+    def has_teammates(self) -> bool:
+        """Whether some team has more than one player (a partner's hand can help)."""
+        return any(len(seats) > 1 for seats in self.team_seats)
 
     @property
     def stock_size(self) -> int:
         """Cards left after dealing hands and kitty."""
         return len(self.deck) - self.num_players * self.hand_size - self.kitty_size
 
+    @cached_property
+    def point_values(self) -> dict[str, int]:
+        """Points of each hand-scoring category these rules award, in :data:`CATEGORIES` order (none worth 0)."""
+        values = {"high": int(self.high != "off"), "low": int(self.low != "off"), "jack": self.jack_points}
+        values |= {"jick": self.jick_points if self.jick else 0, "joker": self.joker_points * (self.jokers >= 1)}
+        values |= {"joker2": self.joker_points * (self.jokers >= 2), "trey": self.trey_points}
+        values |= {"deuce": self.deuce_points, "game": self.game_points}
+        return {name: values[name] for name in CATEGORIES if values[name]}
+
     @property
     def max_hand_points(self) -> int:
         """Most points one hand can award."""
-        return (
-            (self.high != "off")
-            + (self.low != "off")
-            + self.jack_points
-            + (self.jick_points if self.jick else 0)
-            + self.joker_points * self.jokers
-            + self.trey_points
-            + self.deuce_points
-            + self.game_points
-        )
+        return sum(self.point_values.values())
 
     @property
     def top_bid(self) -> int:
@@ -155,6 +215,7 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
+_CACHES = ("deck", "trump_tables", "team_seats", "_team_by_seat", "point_values")  # cached_property values
 
 
 def _check_names(options: dict[str, Any]) -> None:
@@ -165,29 +226,101 @@ def _check_names(options: dict[str, Any]) -> None:
             raise ValueError(f"unknown rule option {key!r}{hint} Known options: {', '.join(OPTION_NAMES)}")
 
 
-def _check_types(rules: Rules) -> None:
-    hints = typing.get_type_hints(Rules)
-    for name in OPTION_NAMES:
-        value = getattr(rules, name)
-        hint = hints[name]
-        origin = typing.get_origin(hint)
-        if origin is Literal:
-            if value not in typing.get_args(hint):
-                raise ValueError(f"rule option {name}={value!r} is invalid: expected one of {typing.get_args(hint)}")
+@dataclass(frozen=True)
+class OptionSpec:
+    """What one option accepts, read from its declaration (for validation, documentation and front ends)."""
+
+    name: str
+    kind: Literal["choice", "bool", "int", "str", "names", "teams"]
+    default: Any
+    doc: str  # the one-line comment of its declaration
+    choices: tuple[Any, ...] = ()  # choice: the accepted values; names: the names a list draws from
+    range: Range | None = None  # int: the accepted values
+    optional: bool = False  # int: none (TOML: leave the option out) is accepted too
+
+    @property
+    def accepted(self) -> str:
+        """The accepted values in words, as error messages and the options page state them."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "int":
+            text = "an integer" if self.range is None or self.range == Range() else f"an integer {self.range}"
+            return text + " or none" if self.optional else text
+        if self.kind == "names":
+            return "a list drawn from " + ", ".join(self.choices)
+        if self.kind == "teams":
+            return "a list of teams, each a list of seats"
+        return "a string"
+
+
+@functools.cache
+def option_specs() -> tuple[OptionSpec, ...]:
+    """Every option of :class:`Rules`, in declaration order, with what it accepts and its comment."""
+    hints = typing.get_type_hints(Rules, include_extras=True)
+    docs = _declaration_comments()
+    specs = []
+    for f in dataclasses.fields(Rules):
+        hint, bounds = hints[f.name], None
+        if typing.get_origin(hint) is typing.Annotated:
+            hint, bounds = typing.get_args(hint)
+        optional = type(None) in typing.get_args(hint)
+        if optional:
+            hint = next(a for a in typing.get_args(hint) if a is not type(None))
+        common = {"name": f.name, "default": f.default, "doc": docs.get(f.name, ""), "optional": optional}
+        if typing.get_origin(hint) is Literal:
+            specs.append(OptionSpec(kind="choice", choices=typing.get_args(hint), **common))
         elif hint is bool:
-            if not isinstance(value, bool):
-                raise ValueError(f"rule option {name}={value!r} is invalid: expected true or false")
+            specs.append(OptionSpec(kind="bool", **common))
         elif hint is int:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"rule option {name}={value!r} is invalid: expected an integer")
+            specs.append(OptionSpec(kind="int", range=bounds or Range(), **common))
         elif hint is str:
-            if not isinstance(value, str):
-                raise ValueError(f"rule option {name}={value!r} is invalid: expected a string")
-        elif origin is tuple:
-            if not isinstance(value, tuple) or any(v not in PROTECTABLE for v in value):
-                raise ValueError(f"rule option {name}={value!r} is invalid: expected a list drawn from {PROTECTABLE}")
-        elif value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise ValueError(f"rule option {name}={value!r} is invalid: expected an integer or none")
+            specs.append(OptionSpec(kind="str", **common))
+        elif typing.get_args(hint)[0] is str:
+            specs.append(OptionSpec(kind="names", choices=PROTECTABLE, **common))
+        else:
+            specs.append(OptionSpec(kind="teams", **common))
+    return tuple(specs)
+
+
+def _declaration_comments() -> dict[str, str]:
+    """The one-line comment after each option's declaration in this file's source."""
+    try:
+        source = inspect.getsource(Rules)
+    except (OSError, TypeError):  # no source (a frozen build): the options work, their comments are unknown
+        return {}
+    found = (re.match(r"    (\w+): .*?  # (.*)$", line) for line in source.splitlines())
+    return {m.group(1): m.group(2) for m in found if m}
+
+
+def _check_types(rules: Rules) -> None:
+    for spec in option_specs():
+        value = getattr(rules, spec.name)
+        if not _accepts(spec, value):
+            problem = "out of range" if spec.kind == "int" and isinstance(value, int) else "invalid"
+            raise ValueError(f"rule option {spec.name}={value!r} is {problem}: expected {spec.accepted}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _accepts(spec: OptionSpec, value: Any) -> bool:
+    kind = spec.kind
+    if kind == "choice":
+        return any(value == c and type(value) is type(c) for c in spec.choices)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        if value is None:
+            return spec.optional
+        return _is_int(value) and (spec.range is None or value in spec.range)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "names":
+        return isinstance(value, tuple) and all(isinstance(v, str) and v in spec.choices for v in value)
+    return isinstance(value, tuple) and all(isinstance(t, tuple) and all(_is_int(s) for s in t) for t in value)
 
 
 def _require(condition: bool, option: str, problem: str) -> None:
@@ -196,16 +329,44 @@ def _require(condition: bool, option: str, problem: str) -> None:
 
 
 def _check_combination(r: Rules) -> None:
-    deck_size = len(make_deck(r.lowest_rank, min(max(r.jokers, 0), 2)))
-    _require(0 <= r.jokers <= 2, "jokers", f"{r.jokers} jokers; a deck holds 0, 1 or 2")
-    _require(r.num_players >= 2, "num_players", f"{r.num_players} players; at least 2 are needed")
+    _check_seating(r)
+    _check_deal(r)
+    _check_deck_points(r)
+    _check_jokers(r)
+    _check_bids_and_match(r)
+
+
+def _check_seating(r: Rules) -> None:
+    n = r.num_players
+    if r.teams:
+        seats = sorted(s for team in r.teams for s in team)
+        _require(
+            seats == list(range(n)),
+            "teams",
+            f"{[list(t) for t in r.teams]} must list every seat 0..{n - 1} exactly once",
+        )
+        _require(all(r.teams), "teams", "a team needs at least one seat")
+        _require(len(r.teams) >= 2, "teams", "at least two teams must play against each other")
+    else:
+        _require(
+            not r.partnerships or n % 2 == 0,
+            "partnerships",
+            f"two alternating teams need an even number of players, not {n}",
+        )
     _require(
-        not r.partnerships or r.num_players % 2 == 0,
-        "partnerships",
-        f"two alternating teams need an even number of players, not {r.num_players}",
+        not r.called_partner or not r.has_teammates,
+        "called_partner",
+        "a called partner needs everyone playing alone (partnerships=false, or teams of one seat each)",
     )
-    _require(not (r.called_partner and r.partnerships), "called_partner", "a called partner needs partnerships=false")
-    _require(r.play_hand_size >= 1, "play_hand_size", "at least one card must be played")
+    _require(
+        not r.called_partner or n >= 3,
+        "called_partner",
+        f"with {n} players the called partner would leave nobody to play against: at least 3 are needed",
+    )
+
+
+def _check_deal(r: Rules) -> None:
+    deck_size = len(r.deck)
     _require(
         r.hand_size >= r.play_hand_size,
         "hand_size",
@@ -219,7 +380,6 @@ def _check_combination(r: Rules) -> None:
         f"exceeds the {deck_size}-card deck",
     )
     stock = deck_size - dealt
-    _require(r.blinds >= 0, "blinds", "cannot be negative")
     _require(r.stock_use != "blinds" or r.blinds <= stock, "blinds", f"{r.blinds} blinds but the stock holds {stock}")
     if r.stock_use == "redraw":
         _require(r.hand_size == r.play_hand_size, "stock_use", "redraw needs hand_size equal to play_hand_size")
@@ -228,8 +388,48 @@ def _check_combination(r: Rules) -> None:
             "redraw_limit",
             f"{r.num_players - 1} players x {r.redraw_limit} exchanges exceed the {stock}-card stock",
         )
+    _require(r.stock_use != "to_bidder" or stock > 0, "stock_use", "to_bidder needs undealt cards")
+    _require(r.trump_by != "first_lead" or r.kitty_size == 0, "kitty_size", "a kitty needs trump named by the bidder")
+    _require(r.trump_by != "first_lead" or not r.called_partner, "called_partner", "calling a trump needs trump named")
+
+
+def _check_deck_points(r: Rules) -> None:
+    """A point (or a Jick) whose card this deck never holds is refused rather than silently never scored."""
+    low = RANKS.index(r.lowest_rank)
+    missing = f"the deck has no {{}} (lowest_rank={r.lowest_rank!r})"
+    _require(r.low != "two_played" or low == 0, "low", missing.format("2") + ": use lowest_played or off")
+    _require(not r.deuce_points or low == 0, "deuce_points", missing.format("2") + ": set it to 0")
+    _require(not r.trey_points or low <= 1, "trey_points", missing.format("3") + ": set it to 0")
+    has_jacks = low <= RANKS.index("J")
+    _require(not r.jack_points or has_jacks, "jack_points", missing.format("Jacks") + ": set it to 0")
+    _require(not r.jick or has_jacks, "jick", missing.format("Jacks") + ": set it to false")
     _require(not (r.jick_points and not r.jick), "jick_points", "the Jick scores only when jick=true")
-    _require(1 <= r.min_bid <= r.max_bid, "min_bid", f"needs 1 <= min_bid <= max_bid, got {r.min_bid}..{r.max_bid}")
+
+
+def _check_jokers(r: Rules) -> None:
+    _require(not r.distinct_jokers or r.jokers == 2, "distinct_jokers", f"ranks two jokers; the deck has {r.jokers}")
+    if r.big_joker_above_jick:
+        _require(r.distinct_jokers, "big_joker_above_jick", "needs distinct_jokers=true (a big and a little joker)")
+        _require(r.jick, "big_joker_above_jick", "needs jick=true")
+        _require(r.joker_rank == "below_jacks", "big_joker_above_jick", "needs joker_rank='below_jacks'")
+    _require(
+        r.joker_rank != "not_trump" or "jokers" not in r.protected_discards,
+        "protected_discards",
+        "protects trumps only, and with joker_rank='not_trump' the jokers are not trumps",
+    )
+    if r.trump_by == "first_lead" and r.jokers:
+        no_suit = "a joker has no suit, so it cannot be the lead that sets trump"
+        _require(r.first_lead_no_joker, "first_lead_no_joker", no_suit)
+        _require(
+            r.play_hand_size > r.jokers,
+            "play_hand_size",
+            f"with {r.jokers} jokers and trump set by the first lead, a bidder holding {r.play_hand_size} cards "
+            "could hold only jokers, none of which can set trump: hold more cards than there are jokers",
+        )
+
+
+def _check_bids_and_match(r: Rules) -> None:
+    _require(r.min_bid <= r.max_bid, "min_bid", f"needs min_bid <= max_bid, got {r.min_bid}..{r.max_bid}")
     _require(r.top_bid <= 11, "max_bid", f"bids above 11 are not supported (got {r.top_bid})")
     _require(
         r.max_bid <= r.max_hand_points,
@@ -237,20 +437,12 @@ def _check_combination(r: Rules) -> None:
         f"{r.max_bid} exceeds the {r.max_hand_points} points a hand can award",
     )
     _require(not (r.moon_bid and r.smudge_bid), "moon_bid", "moon and smudge bids cannot both be on")
-    _require(r.stock_use != "to_bidder" or stock > 0, "stock_use", "to_bidder needs undealt cards")
-    _require(
-        not (r.dealer_steals and r.forced_dealer_bid and r.num_players < 2), "dealer_steals", "needs two players"
-    )
-    _require(r.match_end != "hands" or r.num_hands >= 1, "num_hands", "a match needs at least one hand")
-    _require(r.match_end != "target" or r.target_score >= 1, "target_score", "must be positive")
-    _require(r.trump_by != "first_lead" or r.kitty_size == 0, "kitty_size", "a kitty needs trump named by the bidder")
-    _require(r.lowest_rank in RANKS, "lowest_rank", "unknown rank")
-    _require(r.trump_by != "first_lead" or not r.called_partner, "called_partner", "calling a trump needs trump named")
-    _require(
-        r.trump_by != "first_lead" or r.jokers == 0 or r.first_lead_no_joker,
-        "first_lead_no_joker",
-        "a joker has no suit, so it cannot be the lead that sets trump",
-    )
+    if r.non_bidder_cap is not None and r.match_end == "target":
+        _require(
+            r.non_bidder_cap < r.target_score,
+            "non_bidder_cap",
+            f"a cap of {r.non_bidder_cap} does not keep sides that did not bid below the target {r.target_score}",
+        )
 
 
 # -- presets ---------------------------------------------------------------------------
@@ -269,20 +461,62 @@ def list_presets() -> list[str]:
     return sorted(p.stem for p in presets_dir().glob("*.toml"))
 
 
+#: what a preset name looks like: a plain name, never a path (files go through :func:`load_rules`)
+_PRESET_NAME = re.compile(r"[a-z0-9_]+")
+
+
 def _preset_data(name: str) -> dict[str, Any]:
+    """The options a preset file sets (its ``preset`` line checked and dropped; ``by_players`` kept)."""
+    known = list_presets()
+    if not isinstance(name, str) or not _PRESET_NAME.fullmatch(name):
+        raise ValueError(
+            f"preset {name!r} is not a preset name: expected one of {', '.join(known)} "
+            "(a rules file is read with load_rules(path))"
+        )
     path = presets_dir() / f"{name}.toml"
     if not path.is_file():
-        known = list_presets()
         close = difflib.get_close_matches(name, known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"unknown preset {name!r}{hint}: expected one of {', '.join(known)}")
     with path.open("rb") as f:
-        return tomllib.load(f)
+        data = tomllib.load(f)
+    if data.pop("preset", name) != name:
+        raise ValueError(f"preset file {str(path)!r} names another preset in its 'preset' line")
+    return data
 
 
 def _from_plain(options: dict[str, Any]) -> dict[str, Any]:
-    """TOML/JSON values to option values (lists become tuples)."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+    """TOML/JSON values to option values (lists, nested ones too, become tuples)."""
+    return {k: _as_tuples(v) for k, v in options.items()}
+
+
+def _as_tuples(value: Any) -> Any:
+    return tuple(_as_tuples(v) for v in value) if isinstance(value, list | tuple) else value
+
+
+def _by_players(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
+    """The ``[by_players.N]`` tables of a rules file, checked: N a number of players, known options."""
+    tables = data.pop("by_players", {})
+    if not isinstance(tables, dict) or not all(k.isdigit() and isinstance(t, dict) for k, t in tables.items()):
+        raise ValueError(f"{where}: by_players must hold tables named by a number of players, e.g. [by_players.6]")
+    for table in tables.values():
+        _check_names(table)
+    return tables
+
+
+def _build(preset: str, overrides: dict[str, Any], own_tables: dict[str, dict[str, Any]]) -> Rules:
+    """A preset's options, its table for the number of players, the overrides, then ``own_tables``'."""
+    data = _preset_data(preset)
+    preset_tables = _by_players(data, f"preset {preset!r}")
+    _check_names(data)
+    _check_names(overrides)
+    options = _from_plain(data)
+    players = str(overrides.get("num_players", options.get("num_players")))
+    options.update(_from_plain(preset_tables.get(players, {})))
+    options.update(_from_plain(overrides))
+    options.update(_from_plain(own_tables.get(players, {})))
+    options["name"] = preset
+    return Rules(**options)
 
 
 def get_rules(preset: str = "ten_point", **overrides: Any) -> Rules:
@@ -291,28 +525,32 @@ def get_rules(preset: str = "ten_point", **overrides: Any) -> Rules:
     A preset file may hold ``[by_players.N]`` tables of options that change with the
     number of players (``ten_point_midwest`` deals 8 cards to 6 players); they apply
     when ``num_players`` is overridden to ``N``, before the other overrides.
+    ``preset`` is a name from :func:`list_presets`, never a path: files go through
+    :func:`load_rules`.
     """
-    data = _preset_data(preset)
-    by_players = data.pop("by_players", {})
-    _check_names(data)
-    _check_names(overrides)
-    options = _from_plain(data)
-    players = overrides.get("num_players", options.get("num_players"))
-    options.update(_from_plain(by_players.get(str(players), {})))
-    options.update(_from_plain(overrides))
-    options["name"] = preset
-    return Rules(**options)
+    return _build(preset, overrides, {})
 
 
 def load_rules(path: str | Path) -> Rules:
-    """Rules from a TOML file: ``preset = "name"`` (default ten_point) plus options to override."""
-    with Path(path).open("rb") as f:
-        data = tomllib.load(f)
+    """Rules from a TOML file: ``preset = "name"`` (default ten_point) plus options to override.
+
+    Every preset file starts with its own ``preset`` line, so loading one by its path gives
+    exactly ``get_rules(name)``. The file's own ``[by_players.N]`` tables apply after its
+    options when the number of players is ``N``.
+    """
+    try:
+        with Path(path).open("rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ValueError(f"rules file {str(path)!r} cannot be read as TOML: {err}") from err
     preset = data.pop("preset", "ten_point")
-    return get_rules(preset, **data)
+    own_tables = _by_players(data, f"rules file {str(path)!r}")
+    return _build(preset, data, own_tables)
 
 
 def rules_from_dict(options: dict[str, Any]) -> Rules:
     """Rules from :meth:`Rules.to_dict` output (e.g. a saved record)."""
+    if not isinstance(options, dict):
+        raise ValueError(f"rules {options!r} are not an options dict: expected Rules.to_dict() output")
     _check_names(options)
     return Rules(**_from_plain(options))

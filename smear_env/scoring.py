@@ -6,22 +6,50 @@ then makes its bid (adds its points) or is set (subtracts the bid); the other
 sides add what they took. Match scores are kept per team (per player without
 partnerships), and the match ends by target score, number of hands, a moon,
 or a bust-out, with the preset's tie-breaks.
+
+Scoring reads a finished hand through :class:`FinishedHand`, the few attributes it
+needs, rather than the engine's :class:`~smear_env.game.Game` itself: the engine
+depends on scoring and not the other way round, and scoring changes nothing it is
+given (the new match scores come back in :attr:`HandResult.scores_after`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, NamedTuple, Protocol
 
 from smear_env import actions as A
-from smear_env.cards import JOKER1, JOKER2, RANKS, mask_of
-
-if TYPE_CHECKING:
-    from smear_env.game import Game
+from smear_env.cards import JOKER1, JOKER2, RANKS, SUITS, format_card, mask_of
+from smear_env.rules import Rules
+from smear_env.trump import TrumpTable
 
 #: card points toward Game: 10 = 10, A = 4, K = 3, Q = 2, J = 1 (jokers per rule option)
 CARD_VALUES = tuple([{"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}.get(RANKS[c % 13], 0) for c in range(52)] + [0, 0])
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the cards in play order as (seat, card id), and who won it."""
+
+    leader: int
+    cards: tuple[tuple[int, int], ...]
+    winner: int
+
+
+def as_tricks(tricks: list[tuple[int, list[tuple[int, int]], int]]) -> tuple[Trick, ...]:
+    """The engine's (leader, plays, winner) records as immutable :class:`Trick` values."""
+    return tuple(Trick(leader, tuple(plays), winner) for leader, plays, winner in tricks)
+
+
+class Award(NamedTuple):
+    """One scoring category of a hand: who took it and with which card."""
+
+    category: str  # one of smear_env.rules.CATEGORIES: high, low, jack, jick, joker, joker2, trey, deuce, game
+    side: int  # scoring side that took it
+    points: int
+    seat: int | None  # the seat that played the card (High/Low "played") or captured it; None for Game
+    card: int | None  # the card that decided it; None for Game
 
 
 @dataclass
@@ -38,6 +66,33 @@ class HandResult:
     made: bool = False  # the bidding side made its bid
     deltas: dict[int, int] = field(default_factory=dict)  # side -> change of its members' match score
     match_winners: frozenset[int] | None = None  # winning teams if this hand ended the match
+    taken_by: dict[str, tuple[int, int]] = field(default_factory=dict)  # category -> (seat, card) that decided it
+    values: dict[str, int] = field(default_factory=dict)  # points of each category the rules score
+    scores_before: tuple[int, ...] = ()  # match score of each team before this hand
+    scores_after: tuple[int, ...] = ()  # ... and after it (a made moon from zero or less resets to 0)
+    trick_records: list[tuple[int, list[tuple[int, int]], int]] = field(default_factory=list)  # the engine's
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The hand's tricks, in order."""
+        return as_tricks(self.trick_records)
+
+    @property
+    def breakdown(self) -> tuple[Award, ...]:
+        """Each category awarded, in ``smear_env.rules.CATEGORIES`` order: side, points, seat and card.
+
+        Built on demand from ``awards`` and ``taken_by``, so scoring a hand in training costs nothing more.
+        """
+        return tuple(
+            Award(name, self.awards[name], value, *self.taken_by.get(name, (None, None)))
+            for name, value in self.values.items()
+            if name in self.awards
+        )
+
+    @property
+    def unawarded(self) -> tuple[str, ...]:
+        """Categories these rules score that nobody took (the card not in play, Game tied)."""
+        return tuple(name for name in self.values if name not in self.awards)
 
     def hand_reward(self, seat: int) -> float:
         """Score change of ``seat``'s side minus the best change among the other sides."""
@@ -45,52 +100,105 @@ class HandResult:
         others = [d for s, d in self.deltas.items() if s != side]
         return float(self.deltas[side] - max(others))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The hand as plain JSON data: the contract, each category (who took it, with what), each side's
+        points, card points and score change, made or set, every team's score before and after."""
+        sides = sorted(set(self.side_of_seat))
+        categories = [
+            {"category": a.category, "points": a.points, "side": a.side, "seat": a.seat,
+             "card": None if a.card is None else format_card(a.card)}
+            for a in self.breakdown
+        ]  # fmt: skip
+        categories += [{"category": c, "points": 0, "side": None, "seat": None, "card": None} for c in self.unawarded]
+        return {
+            "bidder": self.bidder,
+            "bid": "moon" if self.bid == A.MOON_BID else self.bid,
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
+            "made": self.made,
+            "categories": categories,
+            "sides": [
+                {"side": side, "seats": [s for s, x in enumerate(self.side_of_seat) if x == side],
+                 "points": self.points.get(side, 0), "card_points": self.card_points.get(side, 0),
+                 "score_change": self.deltas.get(side, 0)}
+                for side in sides
+            ],  # fmt: skip
+            "scores_before": list(self.scores_before),
+            "scores_after": list(self.scores_after),
+            "match_winners": None if self.match_winners is None else sorted(self.match_winners),
+            "tricks": [
+                {"leader": t.leader, "cards": [[seat, format_card(c)] for seat, c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+        }
 
-def _side_of_card(game: Game, card: int, by: list[int]) -> int | None:
-    """Side of the seat whose mask in ``by`` (played or won) holds ``card``."""
+
+class FinishedHand(Protocol):
+    """What scoring reads of a hand whose last trick is played (a :class:`~smear_env.game.Game` is one).
+
+    Card sets are ``int`` bit masks per seat (see :mod:`smear_env.cards`).
+    """
+
+    rules: Rules
+    table: TrumpTable  # the trump order of this hand
+    bidder: int  # seat of the high bidder
+    high_bid: int  # the winning bid (``actions.MOON_BID`` for a moon)
+    trump: int  # trump suit index
+    teams: list[int]  # match team of each seat
+    sides: list[int]  # scoring side of each seat this hand (a called partner joins the bidder's side)
+    played: list[int]  # cards each seat played to tricks
+    won: list[int]  # cards in the tricks each seat won
+    discarded: list[int]  # cards each seat put out of play
+    tricks: list[tuple[int, list[tuple[int, int]], int]]  # (leader, plays, winner) of every trick, in order
+
+
+def _seat_of_card(card: int, by: list[int]) -> int | None:
+    """The seat whose mask in ``by`` (played or won) holds ``card``."""
     for seat, mask in enumerate(by):
         if mask >> card & 1:
-            return game.side_of(seat)
+            return seat
     return None
 
 
-def _award_high_low(game: Game, awards: dict[str, int]) -> None:
-    r, t = game.rules, game.table
+def _award_high_low(hand: FinishedHand, found: dict[str, tuple[int, int]]) -> None:
+    """High and Low: category -> (seat, card) that decided it."""
+    r, t = hand.rules, hand.table
     played_all = 0
-    for mask in game.played:
+    for mask in hand.played:
         played_all |= mask
     trumps_played = [c for c in t.order if played_all >> c & 1]
     if r.high == "ace_played":
-        side = _side_of_card(game, t.ace, game.played)
+        card, by = t.ace, hand.played
     elif r.high == "ace_captured":
-        side = _side_of_card(game, t.ace, game.won)
+        card, by = t.ace, hand.won
     elif r.high == "highest_played" and trumps_played:
-        side = _side_of_card(game, trumps_played[0], game.played)
+        card, by = trumps_played[0], hand.played
     else:
-        side = None
-    if side is not None:
-        awards["high"] = side
+        card, by = -1, hand.played
+    seat = _seat_of_card(card, by) if card >= 0 else None
+    if seat is not None:
+        found["high"] = (seat, card)
     lows = [c for c in trumps_played if not (r.low_ignores_jokers and c in (JOKER1, JOKER2))]
     if r.low == "two_played":
-        side = _side_of_card(game, t.two, game.played)
+        card, by = t.two, hand.played
     elif r.low == "lowest_played" and lows:
-        side = _side_of_card(game, lows[-1], game.played)
+        card, by = lows[-1], hand.played
     elif r.low == "lowest_captured" and lows:
-        side = _side_of_card(game, lows[-1], game.won)
+        card, by = lows[-1], hand.won
     else:
-        side = None
-    if side is not None:
-        awards["low"] = side
+        card = -1
+    seat = _seat_of_card(card, by) if card >= 0 else None
+    if seat is not None:
+        found["low"] = (seat, card)
 
 
-def _card_points(game: Game) -> dict[int, int]:
+def _card_points(hand: FinishedHand) -> dict[int, int]:
     """Card points toward Game per side: counted by value class with one bit count each."""
-    r = game.rules
+    r = hand.rules
     won: dict[int, int] = {}  # cards won per side: a side's seats pooled first, then counted once
-    for side, mask in zip(game.sides, game.won):
+    for side, mask in zip(hand.sides, hand.won):
         won[side] = won.get(side, 0) | mask
-    if r.blind_discards_count and game.bidder >= 0:
-        won[game.sides[game.bidder]] |= game.discarded[game.bidder]  # out of play, so never also won
+    if r.blind_discards_count and hand.bidder >= 0:
+        won[hand.sides[hand.bidder]] |= hand.discarded[hand.bidder]  # out of play, so never also won
     classes = _value_classes(r.joker_card_value)
     return {side: _points_in(mask, classes) for side, mask in won.items()}
 
@@ -107,27 +215,26 @@ def _value_classes(joker_value: int) -> tuple[tuple[int, int], ...]:
     return tuple((v, mask_of(c for c, w in enumerate(values) if w == v)) for v in sorted(set(values) - {0}))
 
 
-def score_hand(game: Game) -> HandResult:
-    """Score the hand ``game`` has just finished and update its match scores."""
-    r, t = game.rules, game.table
-    sides = list(game.sides)
-    result = HandResult(game.bidder, game.high_bid, game.trump, sides)
-    awards: dict[str, int] = {}
-    _award_high_low(game, awards)
-    captured = {
-        "jack": (t.jack, r.jack_points),
-        "jick": (t.jick, r.jick_points),
-        "trey": (t.three, r.trey_points),
-        "deuce": (t.two, r.deuce_points),
-        "joker": (JOKER1, r.joker_points),
-        "joker2": (JOKER2, r.joker_points),
-    }
-    for name, (card, value) in captured.items():
-        if value and card >= 0:
-            side = _side_of_card(game, card, game.won)
-            if side is not None:
-                awards[name] = side
-    result.card_points = _card_points(game)
+def score_hand(hand: FinishedHand, scores: Sequence[int], hands_played: int) -> HandResult:
+    """Score the hand just finished, from match ``scores`` (one per team) after ``hands_played`` hands.
+
+    ``hands_played`` counts this hand. Nothing given is changed: the match scores after
+    the hand are ``scores_after`` of the result, and ``match_winners`` says whether it ended the match.
+    """
+    r, t = hand.rules, hand.table
+    sides = list(hand.sides)
+    result = HandResult(hand.bidder, hand.high_bid, hand.trump, sides, trick_records=hand.tricks)
+    found: dict[str, tuple[int, int]] = {}  # category -> (seat, card) that took it
+    _award_high_low(hand, found)
+    captured = {"jack": t.jack, "jick": t.jick, "trey": t.three, "deuce": t.two, "joker": JOKER1, "joker2": JOKER2}
+    values = r.point_values
+    for name, card in captured.items():
+        if name in values and card >= 0:
+            seat = _seat_of_card(card, hand.won)
+            if seat is not None:
+                found[name] = (seat, card)
+    awards = {name: sides[seat] for name, (seat, _) in found.items()}
+    result.card_points = _card_points(hand)
     if r.game_points:
         best = max(result.card_points.values())
         top = [s for s, v in result.card_points.items() if v == best]
@@ -135,40 +242,50 @@ def score_hand(game: Game) -> HandResult:
             awards["game"] = top[0]
         elif r.game_tie == "low_side" and awards.get("low") in top:
             awards["game"] = awards["low"]
-    values = {"high": 1, "low": 1, "jack": r.jack_points, "jick": r.jick_points, "trey": r.trey_points}
-    values |= {"deuce": r.deuce_points, "joker": r.joker_points, "joker2": r.joker_points, "game": r.game_points}
     points = {s: 0 for s in set(sides)}
     for name, side in awards.items():
         points[side] += values[name]
-    result.awards, result.points = awards, points
-    _settle(game, result)
+    result.awards, result.points, result.taken_by, result.values = awards, points, found, values
+    _settle(hand, result, list(scores), hands_played)
     return result
 
 
-def _settle(game: Game, result: HandResult) -> None:
-    """Make or set the bid, update match scores and decide the match."""
-    r = game.rules
-    bid_side = game.sides[game.bidder]
+def _settle(hand: FinishedHand, result: HandResult, scores: list[int], hands_played: int) -> None:
+    """Make or set the bid, score the hand into ``scores`` (a copy of the match scores) and decide the match."""
+    r = hand.rules
+    sides = hand.sides
+    bid_side = sides[hand.bidder]
     taken = result.points[bid_side]
-    bid = game.high_bid
+    bid = hand.high_bid
     if bid == A.MOON_BID:
         made = all(p == 0 for s, p in result.points.items() if s != bid_side)
         bid_delta = taken if made else -r.max_hand_points
     elif r.smudge_bid and bid == r.top_bid:
-        swept = all(winner_side == bid_side for winner_side in (game.side_of(w) for _, _, w in game.tricks))
+        swept = all(sides[winner] == bid_side for _, _, winner in hand.tricks)
         made = swept and taken == r.max_hand_points
         bid_delta = bid if made else -bid
     else:
         made = taken >= bid
         bid_delta = (min(taken, r.max_bid) if r.smudge_bid else taken) if made else -bid  # only a smudge scores 5
     result.made = made
+    team_side = {team: side for team, side in zip(hand.teams, sides)}  # a team's seats share one side
     result.deltas = {s: (bid_delta if s == bid_side else p) for s, p in result.points.items()}
-    sides, teams = game.sides, game.teams
-    bid_teams = {team for team, side in zip(teams, sides) if side == bid_side}
-    before = list(game.scores)
+    if r.non_bidder_cap is not None:
+        for side in result.deltas:
+            if side != bid_side:
+                result.deltas[side] = _capped(r.non_bidder_cap, result.deltas[side], scores, team_side, side)
+    bid_teams = {team for team, side in team_side.items() if side == bid_side}
+    before = tuple(scores)
     for team in range(r.num_teams):
-        game.scores[team] += result.deltas[sides[teams.index(team)]]  # a team's seats share one side
-    result.match_winners = _match_winners(game, result, bid_teams, before)
+        scores[team] += result.deltas[team_side[team]]
+    result.match_winners = _match_winners(r, result, bid_teams, before, scores, hands_played)
+    result.scores_before, result.scores_after = before, tuple(scores)
+
+
+def _capped(cap: int, points: int, scores: list[int], team_side: dict[int, int], side: int) -> int:
+    """What a side that did not bid adds: its points, up to the cap (a score already above it stays)."""
+    score = max(scores[team] for team, s in team_side.items() if s == side)
+    return max(0, min(points, cap - score))
 
 
 def _best(scores: list[int], teams: set[int] | list[int]) -> frozenset[int]:
@@ -176,8 +293,10 @@ def _best(scores: list[int], teams: set[int] | list[int]) -> frozenset[int]:
     return frozenset(t for t in teams if scores[t] == top)
 
 
-def _match_winners(game: Game, result: HandResult, bid_teams: set[int], before: list[int]) -> frozenset[int] | None:
-    r, scores = game.rules, game.scores
+def _match_winners(
+    r: Rules, result: HandResult, bid_teams: set[int], before: tuple[int, ...], scores: list[int], hands_played: int
+) -> frozenset[int] | None:
+    """The winning teams if the hand ended the match, else None; a made moon from zero or less resets ``scores``."""
     teams = range(r.num_teams)
     others = [t for t in teams if t not in bid_teams]
     if result.bid == A.MOON_BID:
@@ -193,7 +312,7 @@ def _match_winners(game: Game, result: HandResult, bid_teams: set[int], before: 
             alive = [t for t in teams if t not in busted]
             return _best(scores, alive) if alive else frozenset()
     if r.match_end == "hands":
-        return _best(scores, list(teams)) if game.hands_played >= r.num_hands else None
+        return _best(scores, list(teams)) if hands_played >= r.num_hands else None
     reached = [t for t in teams if scores[t] >= r.target_score]
     if r.win_requires_made_bid:
         reached = [t for t in reached if t in bid_teams and result.made]

@@ -2,6 +2,12 @@
 
 Built once per (rules, trump suit) and kept on the rules object, so that
 following, winning and scoring are table look-ups and bit operations during play.
+
+Trick power puts every card on one scale: trumps above ``JOKER_POWER``, jokers
+that are not trumps (``joker_rank = "not_trump"``) at it, plain cards by rank
+below it. A card can win a trick if it is a trump, such a joker, or of the led
+suit; the highest power wins and equal powers keep the first played. That one
+rule covers every preset's order and the non-trump jokers alike.
 """
 
 from __future__ import annotations
@@ -14,6 +20,11 @@ from smear_env.rules import Rules
 ACE, KING, QUEEN, JACK, TEN = (RANKS.index(r) for r in "AKQJT")
 TWO, THREE = 0, 1
 
+#: effective suit of a joker that is not a trump: a fifth "suit" nothing follows
+JOKER_SUIT = 4
+#: trick power of a joker that is not a trump (the little one of distinct jokers: one less); trumps rank above
+JOKER_POWER = 100
+
 
 @dataclass(frozen=True)
 class TrumpTable:
@@ -21,9 +32,9 @@ class TrumpTable:
 
     trump: int  # trump suit index, or -1 before trump is set
     trump_mask: int  # cards of the effective trump suit
-    suit_masks: tuple[int, int, int, int]  # cards of each effective suit (the trump entry = trump_mask)
-    effective_suit: tuple[int, ...]  # effective suit of each card id (jokers: trump, or -1 with no trump)
-    power: tuple[int, ...]  # trick strength: trumps above 100, others by rank within their suit
+    suit_masks: tuple[int, ...]  # cards that follow each effective suit C D H S (trump's = trump_mask), then none
+    effective_suit: tuple[int, ...]  # of each card id (jokers: trump, JOKER_SUIT when not trumps, -1 with no trump)
+    power: tuple[int, ...]  # trick strength: trumps above JOKER_POWER, others by rank within their suit
     order: tuple[int, ...]  # trump cards of this deck, highest first
     ace: int
     two: int
@@ -31,12 +42,15 @@ class TrumpTable:
     jack: int
     jick: int  # -1 when the Jick is not a trump
     protected: int  # trump cards that may never be discarded
+    free: int  # cards playable at any time, whatever was led (jokers that are not trumps)
 
 
 def _trump_order(rules: Rules, trump: int) -> list[int]:
     base = trump * 13
     jokers = [JOKER1, JOKER2][: rules.jokers]
     order = [base + ACE, base + KING, base + QUEEN, base + JACK]
+    if rules.big_joker_above_jick:  # 002's big joker: between the Jack and the Jick; the little one below
+        order.append(jokers.pop(0))
     if rules.jick:
         order.append(SAME_COLOUR[trump] * 13 + JACK)
     if rules.joker_rank == "below_jacks":
@@ -79,11 +93,13 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
         suit_masks = tuple(mask_of(range(s * 13, s * 13 + 13)) for s in range(4))
         effective = tuple([c // 13 for c in range(52)] + [-1, -1])
         power = tuple([c % 13 for c in range(52)] + [-1, -1])
-        return TrumpTable(-1, 0, suit_masks, effective, power, (), -1, -1, -1, -1, -1, 0)  # type: ignore[arg-type]
+        return TrumpTable(-1, 0, (*suit_masks, 0), effective, power, (), -1, -1, -1, -1, -1, 0, 0)  # type: ignore[arg-type]
     order = _trump_order(rules, trump)
     trump_mask = mask_of(order)
-    effective = [c // 13 for c in range(52)] + [trump, trump]
-    power = [c % 13 for c in range(52)] + [-1, -1]
+    jokers_trump = rules.joker_rank != "not_trump"
+    joker_suit = trump if jokers_trump else JOKER_SUIT
+    effective = [c // 13 for c in range(52)] + [joker_suit, joker_suit]
+    power = [c % 13 for c in range(52)] + [JOKER_POWER, JOKER_POWER - rules.distinct_jokers]
     for i, card in enumerate(order):
         effective[card] = trump
         power[card] = 200 - i
@@ -92,7 +108,7 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
     suit_masks = tuple(
         trump_mask if s == trump else mask_of(range(s * 13, s * 13 + 13)) & ~trump_mask & ~JOKERS_MASK
         for s in range(4)
-    )
+    ) + (0,)  # nothing follows a joker that is not a trump: its lead obliges nobody
     jick = SAME_COLOUR[trump] * 13 + JACK if rules.jick else -1
     table = TrumpTable(
         trump,
@@ -107,23 +123,28 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
         trump * 13 + JACK,
         jick,
         0,
+        0 if jokers_trump else mask_of(JOKER1 + i for i in range(rules.jokers)),
     )
     return TrumpTable(**{**table.__dict__, "protected": _protected(rules, table)})
 
 
-def trick_winner(trick: list[tuple[int, int]], table: TrumpTable) -> tuple[int, int]:
-    """(seat, card) winning the cards on the table so far: highest trump, else highest of the led suit.
+def trick_winner(trick: list[tuple[int, int]] | tuple[tuple[int, int], ...], table: TrumpTable) -> tuple[int, int]:
+    """(seat, card) winning the cards on the table so far: the highest card that can win (module docstring).
 
     Equal cards (the two jokers) keep the first played, which is why the comparison is strict.
     """
     power, suit = table.power, table.effective_suit
     led = suit[trick[0][1]]
     best_seat, best_card = trick[0]
-    best_trump = led == table.trump
+    best = power[best_card]
     for seat, card in trick[1:]:
-        s = suit[card]
-        if s == table.trump and (not best_trump or power[card] > power[best_card]):
-            best_seat, best_card, best_trump = seat, card, True
-        elif s == led and not best_trump and power[card] > power[best_card]:
-            best_seat, best_card = seat, card
+        strength = power[card]
+        if strength > best and (strength >= JOKER_POWER or suit[card] == led):
+            best_seat, best_card, best = seat, card, strength
     return best_seat, best_card
+
+
+def beats(card: int, best: int, led: int, table: TrumpTable) -> bool:
+    """Whether ``card`` played now takes a trick of effective suit ``led`` that ``best`` is winning."""
+    strength = table.power[card]
+    return strength > table.power[best] and (strength >= JOKER_POWER or table.effective_suit[card] == led)

@@ -15,8 +15,15 @@ from collections.abc import Callable
 #: subcommand -> (module holding ``main(argv)``, extra that installs what it needs or "", one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "train": ("training.train", "train", "train an agent by self-play (PPO), writing checkpoints and TensorBoard logs"),
-    "evaluate": ("training.evaluate", "", "pit agents against each other in duplicate matches with honest statistics"),
+    "evaluate": ("training.evaluate.cli", "eval", "pit agents against each other in duplicate matches, with intervals"),
     "demo": ("agents.demo", "", "print a match among bots, hand by hand"),
+    "play": ("smear_rl.play.cli", "", "play the bots in the terminal: any preset or house rules, hints, records"),
+    "pool": ("training.pool", "eval", "add up evaluation results of one match-up run on several seeds"),
+    "distill": ("training.distill", "train", "teach a trained agent the search bot's card play"),
+    "plot": ("training.plot", "train", "draw a training run's learning curve as a PNG"),
+    "bench": ("smear_rl.bench", "", "measure the speed of the env, the engine and the bots on this machine"),
+    "export": ("training.export", "train", "export a training checkpoint (.pt) to a torch-free policy file (.npz)"),
+    "serve": ("smear_rl.server.main", "serve", "run the bot service: bots' moves and tables over HTTP (127.0.0.1)"),
 }
 
 

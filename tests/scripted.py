@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from smear_env.actions import DISCARD_BASE, DONE, format_action
-from smear_env.cards import cards_of, format_card, format_cards, parse_cards
+from smear_env.cards import format_card, format_cards, parse_cards
 from smear_env.game import DISCARD, Deal, Game
 from smear_env.rules import get_rules
 
@@ -28,11 +28,19 @@ def new_game(
     stock: str = "",
     dealer: int = 0,
     single_hand: bool = False,
+    scores: list[int] | None = None,
+    hands_played: int = 0,
     **overrides: object,
 ) -> Game:
-    """A game of ``preset`` (with overrides) whose first hand is the given deal."""
+    """A game of ``preset`` (with overrides) whose first hand is the given deal.
+
+    ``scores`` and ``hands_played`` start the match part-way through (see :class:`Game`).
+    """
     rules = get_rules(preset, **overrides)
-    return Game(rules, seed=0, dealer=dealer, single_hand=single_hand, deals=[Deal.parse(hands, kitty, stock)])
+    deals = [Deal.parse(hands, kitty, stock)]
+    return Game(
+        rules, seed=0, dealer=dealer, single_hand=single_hand, deals=deals, scores=scores, hands_played=hands_played
+    )
 
 
 def rest_of_deck(preset: str, used: str, **overrides: object) -> str:
@@ -149,9 +157,14 @@ def legal_moves(game: Game) -> set[str]:
 
 def hand_of(game: Game, seat: int) -> set[str]:
     """The names of the cards ``seat`` holds now."""
-    return {format_card(c) for c in cards_of(game.hands[seat])}
+    return {format_card(c) for c in game.hand(seat)}
+
+
+def hand_sizes(game: Game) -> list[int]:
+    """How many cards each seat holds now."""
+    return [len(game.hand(seat)) for seat in range(game.num_players)]
 
 
 def trick_winners(game: Game) -> list[int]:
     """The seat that won each trick played so far in this hand, in order."""
-    return [winner for _, _, winner in game.tricks]
+    return [trick.winner for trick in game.completed_tricks()]

@@ -198,7 +198,7 @@ def test_agent_for_other_rules_fails_clearly() -> None:
 
 
 def test_unknown_agent_name_lists_the_choices() -> None:
-    expected = "unknown agent 'alphago' for ten_point: expected one of bold, random, rule, search, searchbid"
+    expected = "unknown agent 'alphago' for ten_point: expected one of bold, neural, random, rule, search, searchbid"
     with pytest.raises(ValueError, match=expected):
         make_agent("alphago", "ten_point")
 
@@ -295,7 +295,7 @@ def test_later_bidders_are_modelled_as_the_rule_bot_bids(preset: str) -> None:
 
 @pytest.mark.parametrize("option", ["bid_risk", "outbid_risk"])
 def test_search_risk_options_outside_zero_to_one_fail_clearly(option: str) -> None:
-    with pytest.raises(ValueError, match=f"{option} 1.0 is not a share of samples"):
+    with pytest.raises(ValueError, match=rf"{option} 1.0 is out of range: expected a finite number in \[0.0, 1.0\)"):
         SearchAgent("ten_point", seed=0, **{option: 1.0})
 
 

@@ -11,6 +11,7 @@ torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
 from smear_env import actions as A  # noqa: E402
+from tests.cli_helpers import assert_refused  # noqa: E402
 from training import distill  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
 from training.distill import (  # noqa: E402
@@ -91,9 +92,9 @@ def test_cli_writes_an_agent_that_plays_and_records_what_it_learned(labels: Labe
     assert agent.name == "neural"
 
 
-def test_a_teacher_without_card_values_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(SystemExit, match="teacher 'rule' has no per-card values"):
-        distill.main([STUDENT, "--out", str(tmp_path), "--teacher", "rule", "--matches", "1"])
+def test_a_teacher_without_card_values_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [STUDENT, "--out", str(tmp_path), "--teacher", "rule", "--matches", "1"]
+    assert_refused(distill.main, argv, capsys, "teacher 'rule' has no per-card values")
 
 
 @pytest.mark.parametrize(
@@ -105,21 +106,25 @@ def test_a_teacher_without_card_values_is_refused(tmp_path: Path) -> None:
         (["--matches", "0"], "--matches 0: expected at least 1 labelling match"),
     ],
 )
-def test_bad_options_are_refused_before_any_work(flags: list[str], message: str, tmp_path: Path) -> None:
-    with pytest.raises(SystemExit, match=message):
-        distill.main([STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, *flags])
+def test_bad_options_are_refused_before_any_work(
+    flags: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, *flags]
+    assert_refused(distill.main, argv, capsys, message)
     assert not (tmp_path / "run").exists()
 
 
-def test_labels_that_cannot_fit_the_student_are_refused(labels: Labels, tmp_path: Path) -> None:
+def test_labels_that_cannot_fit_the_student_are_refused(
+    labels: Labels, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     one_match = labels.take(labels.match == 0)
     one_match.save(tmp_path / "one_match.npz")
-    with pytest.raises(SystemExit, match="holdout 0.1 of 1 labelled match.* holds out every one"):
-        distill.main([STUDENT, "--out", str(tmp_path / "a"), "--labels", str(tmp_path / "one_match.npz")])
+    argv = [STUDENT, "--out", str(tmp_path / "a"), "--labels", str(tmp_path / "one_match.npz")]
+    assert_refused(distill.main, argv, capsys, "holdout 0.1 of 1 labelled match.* holds out every one")
     other = Labels(labels.obs[:, :-3], labels.masks, labels.values, labels.student, labels.match)
     other.save(tmp_path / "other.npz")
-    with pytest.raises(SystemExit, match="the labels' observation size is 713, the student's 716"):
-        distill.main([STUDENT, "--out", str(tmp_path / "b"), "--labels", str(tmp_path / "other.npz")])
+    argv = [STUDENT, "--out", str(tmp_path / "b"), "--labels", str(tmp_path / "other.npz")]
+    assert_refused(distill.main, argv, capsys, "the labels' observation size is 713, the student's 716")
 
 
 def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_path: Path) -> None:

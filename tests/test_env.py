@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import smear_env
 from smear_env import actions as A
+from smear_env.aec import ENV_VERSION
 from smear_env.game import Deal, replay
 from smear_env.observation import Observer, action_mask, layout, observation_size
 
@@ -34,7 +35,7 @@ def test_pettingzoo_render(preset: str, capsys: pytest.CaptureFixture[str]) -> N
 
 @pytest.mark.parametrize("preset", SMEAR_PRESETS)
 def test_registered_in_pettingzoo(preset: str) -> None:
-    env = pettingzoo.make("aec", f"smear/{preset}-v1")
+    env = pettingzoo.make("aec", f"smear/{preset}-v{ENV_VERSION}")
     env.reset(seed=0)
     assert env.unwrapped.rules.name == preset
 
@@ -117,11 +118,11 @@ def test_hand_reward_is_side_delta_minus_best_other() -> None:
     rewards = _play_random(env, 5)
     game = env.unwrapped.game
     assert game.is_over and game.hands_played == 1
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     for seat, agent in enumerate(env.unwrapped.possible_agents):
-        mine = result.deltas[seat % 2]
-        theirs = result.deltas[1 - seat % 2]
-        assert rewards[agent] == mine - theirs
+        side = result.side_of_seat[seat]
+        theirs = max(delta for other, delta in result.deltas.items() if other != side)
+        assert rewards[agent] == result.deltas[side] - theirs
 
 
 def test_match_reward_is_plus_minus_one_by_team() -> None:
@@ -131,7 +132,8 @@ def test_match_reward_is_plus_minus_one_by_team() -> None:
     game = env.unwrapped.game
     if len(game.winners) == 1:
         (team,) = game.winners
-        assert [rewards[f"player_{s}"] for s in range(4)] == [1.0 if s % 2 == team else -1.0 for s in range(4)]
+        team_of = game.rules.team_of
+        assert [rewards[f"player_{s}"] for s in range(4)] == [1.0 if team_of(s) == team else -1.0 for s in range(4)]
     else:
         assert set(rewards.values()) == {0.0}
 
@@ -165,7 +167,8 @@ def test_record_is_json_and_replays_to_the_same_state() -> None:
     record = json.loads(json.dumps(env.unwrapped.record()))
     game = replay(record)
     original = env.unwrapped.game
-    assert game.scores == original.scores and game.hand_results[-1].awards == original.hand_results[-1].awards
+    assert game.match_scores() == original.match_scores()
+    assert game.results()[-1].awards == original.results()[-1].awards
     assert game.history == original.history
 
 

@@ -24,12 +24,12 @@ from training.evaluate import (
     derive_seed,
     evaluate,
     lineup,
-    main,
     mean_hand_reward,
-    parse_rule,
     rules_for_agents,
     score_for_a,
+    seat_teams,
 )
+from training.evaluate.cli import main, parse_rule
 from training.ladder import ladder
 from training.stats import Z95, RunningMean, mean_interval, wilson_interval, win_rate
 
@@ -104,12 +104,12 @@ def test_decision_times_median_is_close() -> None:
 def test_seeds_are_stable_and_lineups_alternate() -> None:
     assert derive_seed(1, 2) == 7777801250388762567  # blake2b: the same in every process, unlike hash()
     assert derive_seed(1, 2) != derive_seed(2, 1)
-    assert lineup(0, 4) == (0, 1, 0, 1) and lineup(1, 4) == (1, 0, 1, 0)
-    assert lineup(0, 5) == (0, 1, 0, 1, 0) and lineup(1, 5) == (1, 0, 1, 0, 1)
+    assert lineup(0, [0, 1, 0, 1]) == (0, 1, 0, 1) and lineup(1, [0, 1, 0, 1]) == (1, 0, 1, 0)
+    assert lineup(0, range(5)) == (0, 1, 0, 1, 0) and lineup(1, range(5)) == (1, 0, 1, 0, 1)
 
 
 def test_score_for_a_individual_and_shared_wins() -> None:
-    roles = lineup(0, 5)  # A in seats 0, 2, 4
+    roles = lineup(0, range(5))  # everyone alone: A in seats 0, 2, 4
     seats_game = SimpleNamespace(num_players=5, winners=frozenset({2}), team_of=lambda s: s)
     assert score_for_a(seats_game, roles, stopped=False) == 1.0
     seats_game.winners = frozenset({3})
@@ -135,6 +135,60 @@ def test_duplicate_games_share_deals_with_lineup_swapped(preset: str) -> None:
     n = len(runner.env.possible_agents)
     assert outcomes[0].a_seats == tuple(range(0, n, 2)) and outcomes[1].a_seats == tuple(range(1, n, 2))
     assert outcomes[0].deal_seed == outcomes[1].deal_seed
+
+
+# ---------------------------------------------------------------------- roles by team
+THREE_TEAMS_OF_TWO = {"teams": [[0, 3], [1, 4], [2, 5]]}
+
+
+@pytest.mark.parametrize("preset", smear_env.list_presets())
+def test_every_preset_keeps_the_seat_parity_lineups_evaluations_always_had(preset: str) -> None:
+    env = smear_env.raw_env(preset=preset)
+    n = len(env.possible_agents)
+    for game_index in range(4):
+        assert lineup(game_index, seat_teams(env.rules, n)) == tuple((seat + game_index) % 2 for seat in range(n))
+
+
+def test_lineups_give_roles_by_team() -> None:
+    teams = seat_teams(smear_env.get_rules("ten_point_6p", **THREE_TEAMS_OF_TWO), 6)
+    assert teams == (0, 1, 2, 0, 1, 2)
+    assert lineup(0, teams) == (0, 1, 0, 0, 1, 0) and lineup(1, teams) == (1, 0, 1, 1, 0, 1)
+    assert lineup(0, seat_teams(smear_env.get_rules("ten_point", teams=[[0, 1], [2, 3]]), 4)) == (0, 0, 1, 1)
+    with pytest.raises(ValueError, match="match team of each seat, got the number 4"):
+        lineup(0, 4)  # type: ignore[arg-type]
+
+
+def test_with_three_teams_a_wins_when_only_its_teams_win() -> None:
+    teams = (0, 1, 2, 0, 1, 2)
+    game = SimpleNamespace(num_players=6, winners=frozenset({2}), team_of=lambda s: teams[s])
+    assert score_for_a(game, lineup(0, teams), stopped=False) == 1.0  # A holds teams 0 and 2 in even games
+    assert score_for_a(game, lineup(1, teams), stopped=False) == 0.0  # and team 1 in odd ones
+    game.winners = frozenset({0, 1})  # a shared win
+    assert score_for_a(game, lineup(0, teams), stopped=False) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "a_seats"),
+    [
+        ("ten_point_6p", THREE_TEAMS_OF_TWO, [(0, 2, 3, 5), (1, 4)]),
+        ("ten_point", {"partnerships": False}, [(0, 2), (1, 3)]),
+        ("ten_point", {"teams": [[0, 1], [2, 3]]}, [(0, 1), (2, 3)]),
+    ],
+)
+def test_an_evaluation_with_custom_teams_keeps_every_team_with_one_agent(
+    preset: str, overrides: dict[str, object], a_seats: list[tuple[int, ...]]
+) -> None:
+    result = evaluate("rule", "random", preset, matches=4, seed=2, workers=1, max_hands=6, rule_overrides=overrides)
+    assert [g.a_seats for g in result.games] == a_seats * 2
+    for team in smear_env.get_rules(preset, **overrides).team_seats:  # each team wholly A's or wholly B's
+        assert all(set(team) <= set(g.a_seats) or not set(team) & set(g.a_seats) for g in result.games)
+    assert [g.deal_seed for g in result.games[::2]] == [g.deal_seed for g in result.games[1::2]]
+    assert result.a.games == result.b.games == 4 and result.a.wins == result.b.losses
+    assert result.a.hands == result.b.hands == sum(g.hands for g in result.games) > 0
+    assert result.a.bid_rate + result.b.bid_rate == pytest.approx(1)
+    if preset == "ten_point_6p":  # the seating reaches worker processes too, with the same results
+        again = evaluate("rule", "random", preset, matches=4, seed=2, workers=2, max_hands=6, rule_overrides=overrides)
+        assert again.results_only() == result.results_only()
 
 
 # ---------------------------------------------------------------------- evaluations
@@ -210,6 +264,28 @@ def test_a_deal_thrown_in_counts_zero_hand_reward_so_one_deal_games_still_pair()
     result = evaluate("rule", "rule", "minnesota", matches=20, seed=1, workers=1, max_hands=1)
     assert sum(g.hands == 0 for g in result.games) == 2  # one deal pair was thrown in (all passed)
     assert result.paired_reward == mean_interval([0.0] * 10)  # the rule bot against itself: every pair cancels
+
+
+def test_hand_reward_compares_the_two_agents_whatever_the_number_of_sides() -> None:
+    hand = SimpleNamespace(side_of_seat=[0, 1, 2, 0, 1, 2], deltas={0: 3, 1: -2, 2: 1})  # three teams of two
+    game = SimpleNamespace(num_players=6, hand_results=[hand, hand])
+    assert mean_hand_reward(game, [0, 2, 3, 5]) == 4.0  # A's seats change by 2 on average, B's by -2
+    assert mean_hand_reward(game, [1, 4]) == -4.0
+    alone = SimpleNamespace(side_of_seat=[0, 1, 2, 3], deltas={0: 5, 1: -4, 2: 1, 3: 2})  # everyone alone
+    assert mean_hand_reward(SimpleNamespace(num_players=4, hand_results=[alone]), [0, 2]) == 3 - (-1)
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [("ten_point_6p", THREE_TEAMS_OF_TWO), ("ten_point", {"partnerships": False}), ("ten_point_5p", {})],
+)
+def test_a_deterministic_bot_against_itself_cancels_with_any_number_of_sides(
+    preset: str, overrides: dict[str, object]
+) -> None:
+    result = evaluate("rule", "rule", preset, matches=4, seed=3, workers=1, max_hands=4, rule_overrides=overrides)
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert first.reward_a == -second.reward_a != 0
+    assert result.paired_reward.value == 0
 
 
 def test_paired_reward_averages_each_pair_then_takes_the_interval_over_pairs() -> None:

@@ -59,8 +59,8 @@ def test_a_weak_hand_moons_only_when_the_match_is_all_but_lost() -> None:
 @pytest.mark.parametrize(("scores", "moons"), [([5, 19], True), ([19, 5], False)])
 def test_the_rule_bot_with_match_moon_calls_it_by_the_score(scores: list[int], moons: bool) -> None:
     """Seat 1 (first to bid) holds the strong hand; team 0 is seats 0 and 2, team 1 seats 1 and 3."""
-    game = new_game("minnesota", hands=[FILLER[0], STRONG, FILLER[1], FILLER[2]], kitty="9H 8H 7H 6H")
-    game.scores = scores[::-1]  # seat 1 is on team 1
+    hands = [FILLER[0], STRONG, FILLER[1], FILLER[2]]
+    game = new_game("minnesota", hands=hands, kitty="9H 8H 7H 6H", scores=scores[::-1])  # seat 1 is on team 1
     view = player_view(game, 1)
     plain = RuleAgent(MINNESOTA).act(view)
     aware = RuleAgent(MINNESOTA, match_moon=True).act(view)

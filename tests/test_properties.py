@@ -8,35 +8,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from smear_env import actions as A
-from smear_env.cards import mask_of
-from smear_env.game import BID, OVER, Game, replay
+from smear_env.game import OVER, Game, replay
 from smear_env.rules import get_rules, list_presets
+from tests.fuzz_rules import cautious_move, check_cards
 
 PRESETS = list_presets()
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def cautious_move(game: Game, rng: random.Random) -> int:
-    """Random legal move, but bids rarely and low, so sides make bids and matches end."""
-    legal = game.legal_actions()
-    if game.phase == BID:
-        if A.PASS in legal and rng.random() < 0.75:
-            return A.PASS
-        bids = [a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION]
-        if bids:
-            return bids[0]
-    return rng.choice(legal)
-
-
-def assert_cards_conserved(game: Game) -> None:
-    piles = [*game.hands, *game.discarded, *game.played, mask_of(game.kitty), mask_of(game.stock)]
-    total = sum(p.bit_count() for p in piles)
-    union = 0
-    for p in piles:
-        union |= p
-    assert total == len(game.rules.deck), "a card is in two places or missing"
-    assert union == mask_of(game.rules.deck)
 
 
 @SETTINGS
@@ -45,11 +22,11 @@ def test_cards_conserved_and_masks_never_empty(preset: str, seed: int) -> None:
     game = Game(preset, seed=seed, single_hand=True)
     rng = random.Random(seed)
     while not game.is_over:
-        assert_cards_conserved(game)
+        check_cards(game)
         legal = game.legal_actions()
         assert legal, f"no legal move for seat {game.current_player} in phase {game.phase}"
         game.apply(rng.choice(legal))
-    assert_cards_conserved(game)
+    check_cards(game)
     assert game.legal_mask() == 0
 
 
@@ -60,12 +37,12 @@ def test_hand_points_within_bounds(preset: str, seed: int) -> None:
     rng = random.Random(seed)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert all(p >= 0 for p in result.points.values())
     assert sum(result.points.values()) <= game.rules.max_hand_points
     assert sum(result.card_points.values()) <= 80 + 2 * game.rules.joker_card_value
-    assert len(game.tricks) == game.rules.play_hand_size
-    assert all(h == 0 for h in game.hands)
+    assert len(game.completed_tricks()) == game.rules.play_hand_size
+    assert all(game.hand(seat) == () for seat in range(game.num_players))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,7 +60,8 @@ def test_every_match_ends_and_replays(preset: str, seed: int) -> None:
     if rules.match_end == "hands":
         assert game.hands_played == rules.num_hands
     copy = replay(json.loads(json.dumps(game.record())))
-    assert copy.history == game.history and copy.scores == game.scores and copy.winners == game.winners
+    assert copy.history == game.history and copy.match_scores() == game.match_scores()
+    assert copy.winners == game.winners
 
 
 @SETTINGS

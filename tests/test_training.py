@@ -10,7 +10,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.neural_agent import NeuralAgent  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
@@ -18,6 +17,7 @@ from smear_env.rules import get_rules  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import TrainConfig, config_from_dict, load_config, opponent_mix, parse_overrides  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
+from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 from training.selfplay import OPPONENT_KINDS, Collector, torch_policy  # noqa: E402
@@ -117,7 +117,7 @@ def test_neural_agent_accepts_view_only_or_observation(tiny_run: Path) -> None:
 
     env = smear_env.env(preset="ten_point")
     env.reset(seed=2)
-    agent = NeuralAgent(tiny_run / "agent.pt", get_rules("ten_point"))
+    agent = agent_from_checkpoint(tiny_run / "agent.pt", get_rules("ten_point"))
     name = env.agent_selection
     assert agent.act(env.unwrapped.view(name)) == agent.act(env.unwrapped.view(name), env.observe(name))
 
@@ -136,7 +136,7 @@ def test_vector_from_view_equals_the_env_observation_at_every_step(preset: str) 
 
 def test_checkpoint_for_other_rules_fails_naming_the_difference(tiny_run: Path) -> None:
     with pytest.raises(ValueError, match="other rules.*target_score"):
-        NeuralAgent(tiny_run / "agent.pt", get_rules("ten_point", target_score=21))
+        agent_from_checkpoint(tiny_run / "agent.pt", get_rules("ten_point", target_score=21))
     with pytest.raises(ValueError, match="observation_size"):
         make_agent(str(tiny_run / "agent.pt"), "ten_point_5p", 0)
 
@@ -146,7 +146,7 @@ def test_checkpoint_with_another_observation_layout_fails(tiny_run: Path, tmp_pa
     data["observation_version"] = 0
     save_checkpoint(tmp_path / "old.pt", {k: v for k, v in data.items() if k not in ("format", "format_version")})
     with pytest.raises(ValueError, match="observation_version is 0 in the checkpoint"):
-        NeuralAgent(tmp_path / "old.pt", get_rules("ten_point"))
+        agent_from_checkpoint(tmp_path / "old.pt", get_rules("ten_point"))
 
 
 def test_corrupt_truncated_and_foreign_files_fail_clearly(tiny_run: Path, tmp_path: Path) -> None:
@@ -156,7 +156,7 @@ def test_corrupt_truncated_and_foreign_files_fail_clearly(tiny_run: Path, tmp_pa
     torch.save({"weights": torch.zeros(3)}, tmp_path / "foreign.pt")
     for name, message in (("junk.pt", "not a readable"), ("cut.pt", "not a readable"), ("foreign.pt", "no 'smear")):
         with pytest.raises(ValueError, match=message):
-            NeuralAgent(tmp_path / name)
+            agent_from_checkpoint(tmp_path / name)
     with pytest.raises(ValueError, match="does not exist"):
         load_checkpoint(tmp_path / "missing.pt")
     with pytest.raises(ValueError, match="agent only"):

@@ -1,1 +1,1 @@
-"""Self-play training and evaluation (to come; see the project issues)."""
+"""Self-play training (needs the ``train`` extra: torch) and the evaluation harness (the ``eval`` extra)."""

@@ -1,9 +1,16 @@
 """One checkpoint file per training state: model, optimizer, config, rules, versions, step, RNG state.
 
 Files are written with ``torch.save`` and read with ``torch.load(weights_only=True)``,
-so loading a checkpoint never runs pickled code. The only pickle inside is the
-trainer's own collector state (games in flight, bots, RNGs), kept as bytes and
-unpickled solely by ``--resume`` of one's own run.
+so loading a checkpoint never runs pickled code: everything inside is tensors and
+plain data (dicts, lists, numbers, strings), the resumable training state included
+(the numpy RNG's state, the matches in flight as engine records plus their bots'
+RNG states, open episodes as tensors; see :meth:`training.selfplay.Collector.state_dict`).
+Checkpoints from before that change kept the training state as pickled bytes;
+they still load as agents, and ``--resume`` refuses them without unpickling.
+
+A file that is not a checkpoint, a truncated one, or one whose fields are missing
+or of the wrong type (no ``rules``, ``hidden`` not a list of widths, ``model`` not
+a dict of tensors) raises the same ``ValueError``: not a readable smear-rl checkpoint.
 
 A checkpoint records what its network was trained on (rules, observation
 layout, action space, engine version); :func:`load_checkpoint` refuses one that
@@ -22,6 +29,7 @@ from smear_env import actions as A
 from smear_env.game import ENGINE_VERSION
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import Rules, rules_from_dict
+from smear_env.version import code_version
 from training.model import PolicyValueNet
 
 CHECKPOINT_FORMAT = "smear-rl-checkpoint"
@@ -44,7 +52,8 @@ def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    torch.save({"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION, **payload}, tmp)
+    tags = {"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION, "code_version": code_version()}
+    torch.save({**tags, **payload}, tmp)
     os.replace(tmp, path)
     return path
 
@@ -53,17 +62,20 @@ def load_checkpoint(path: str | Path, rules: Rules | None = None) -> dict[str, A
     """Read a checkpoint; with ``rules``, check that it was trained for exactly them."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"checkpoint {str(path)!r} does not exist")
+        raise ValueError(f"checkpoint {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many types for truncated or foreign files
-        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {err}") from err
+        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint ({type(err).__name__}: {err})") from None
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{str(path)!r} is not a smear-rl checkpoint (no {CHECKPOINT_FORMAT!r} tag)")
     if data.get("format_version") != CHECKPOINT_VERSION:
         raise ValueError(
             f"{str(path)!r} has checkpoint format {data.get('format_version')}; this version reads {CHECKPOINT_VERSION}"
         )
+    problem = _malformed(data)
+    if problem:
+        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
     if data.get("observation_version") != OBSERVATION_VERSION:
         data = upgrade(data, str(path))
     if rules is not None:
@@ -97,7 +109,7 @@ def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:
             f"{where}: layout 1 for {num_players} players has {old_size} inputs, "
             f"but the checkpoint records {data.get('observation_size')!r}"
         )
-    if "optimizer" in data or "state" in data:
+    if any(key in data for key in ("optimizer", "state", "training_state")):
         raise ValueError(
             f"{where} is a training checkpoint of observation layout 1: it cannot resume under layout "
             f"{OBSERVATION_VERSION}; start a new run from its agent file (init_from = its agent.pt)"
@@ -109,6 +121,39 @@ def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:
     model["trunk.0.weight"] = torch.cat([first, first.new_zeros(first.shape[0], new_size - old_size)], dim=1)
     return {**data, "model": model, "observation_version": OBSERVATION_VERSION, "observation_size": new_size,
             "upgraded_from": 1}  # fmt: skip
+
+
+def _is_int(value: Any, low: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+#: what every checkpoint holds, and what each field must be (a check, what is expected)
+_FIELDS: dict[str, tuple[Any, str]] = {
+    "rules": (lambda v: isinstance(v, dict), "a dict of rule options"),
+    "engine_version": (_is_int, "an engine version number"),
+    "observation_version": (_is_int, "an observation layout version number"),
+    "observation_size": (lambda v: _is_int(v, 1), "a positive int"),
+    "num_actions": (lambda v: _is_int(v, 1), "a positive int"),
+    "hidden": (lambda v: isinstance(v, list | tuple) and all(_is_int(h, 1) for h in v), "a list of layer widths"),
+    "model": (
+        lambda v: isinstance(v, dict) and all(isinstance(k, str) and isinstance(t, torch.Tensor) for k, t in v.items()),
+        "a dict of tensors (the network's weights)",
+    ),
+}
+
+
+def _malformed(data: dict[str, Any]) -> str | None:
+    """What is missing or of the wrong type among the fields every checkpoint has; None when nothing is."""
+    for name, (ok, expected) in _FIELDS.items():
+        if name not in data:
+            return f"it has no {name!r} ({expected})"
+        if not ok(data[name]):
+            return f"its {name!r} is a {type(data[name]).__name__}, not {expected}"
+    try:
+        rules_from_dict(data["rules"])
+    except ValueError as err:
+        return f"its rules do not load: {err}"
+    return None
 
 
 def check_signature(data: dict[str, Any], rules: Rules, where: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +93,10 @@ def _validate(c: TrainConfig) -> None:
 
     smear_presets = [p for p in list_presets() if p != "bohemian_schneider"]
     need(c.preset in smear_presets, "preset", f"expected one of {', '.join(smear_presets)}")
+    for name, f in FIELDS.items():
+        if f.type in (float, "float"):
+            need(math.isfinite(getattr(c, name)), name, "expected a finite number")
+    need(c.seed >= 0, "seed", "expected zero or more")
     for name in ("total_steps", "num_games", "rollout_steps", "epochs", "minibatch", "snapshot_every", "pool_size",
                  "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
         need(getattr(c, name) >= 1, name, "expected a positive integer")
@@ -137,15 +142,45 @@ def config_from_dict(data: dict[str, Any], base: TrainConfig | None = None) -> T
     return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
 
 
+_PACKAGED_CONFIGS = Path(__file__).parent / "_configs"  # configs/train, copied into the wheel
+_REPO_CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "train"
+
+
+def configs_dir() -> Path:
+    """Folder of the shipped training configs (the packaged copy, else the repository's configs/train)."""
+    return _PACKAGED_CONFIGS if _PACKAGED_CONFIGS.is_dir() else _REPO_CONFIGS
+
+
+def list_configs() -> list[str]:
+    """Names of the shipped training configs (``ten_point``, ``minnesota``, ...)."""
+    return sorted(p.stem for p in configs_dir().glob("*.toml"))
+
+
+def resolve_config(path: str | Path) -> Path:
+    """A config file's path: an existing file as given, else a shipped config's name (``ten_point``)."""
+    given = Path(path)
+    if given.is_file() or given.suffix or len(given.parts) > 1:
+        return given
+    return configs_dir() / f"{given}.toml"
+
+
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
-    """A config file plus ``name=value`` overrides (values in TOML syntax; bare words are strings)."""
-    path = Path(path)
+    """A config file (or a shipped config's name) plus ``name=value`` overrides (TOML values; bare words strings)."""
+    given, path = path, resolve_config(path)
+    if path.is_dir():
+        raise ValueError(f"training config {str(path)!r} is a folder: expected a TOML file (configs/train/*.toml)")
     try:
         with path.open("rb") as f:
             data = tomllib.load(f)
     except FileNotFoundError:
-        raise ValueError(f"training config file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as err:
+        shipped = ", ".join(list_configs())
+        raise ValueError(
+            f"training config {str(given)!r} is neither a file nor a shipped config: expected a TOML file "
+            f"or one of {shipped}"
+        ) from None
+    except OSError as err:
+        raise ValueError(f"training config file {str(path)!r} cannot be read: {err.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ValueError(f"training config file {str(path)!r} is not valid TOML: {err}") from None
     return config_from_dict({**data, **parse_overrides(overrides or [])})
 

@@ -20,16 +20,18 @@ labels do not depend on the worker count, and they are exactly reproducible
 when the teacher stops at its sample count rather than its time budget
 (``search:time_budget=...`` large)::
 
-    python -m training.distill checkpoints/ten_point.pt --matches 200 --out runs/distill
-    python -m training.evaluate runs/distill/agent.pt search --preset ten_point --matches 200
+    smear-rl distill checkpoints/ten_point.pt --matches 200 --out runs/distill
+    smear-rl evaluate runs/distill/agent.pt search --preset ten_point --matches 200
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,14 +42,16 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from agents.knowledge import knowledge_from_view
-from agents.neural_agent import NeuralAgent
 from agents.registry import make_agent
 from agents.search_bot import SearchAgent, best_card
 from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
-from training.evaluate import derive_seed
+from training.cli import ArgumentParser, check_output_folder, int_at_least
+from training.evaluate import derive_seed, lineup
+from training.evaluate.lineups import A as STUDENT
+from training.export import agent_from_checkpoint
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,28 @@ class Labels:
 
     @classmethod
     def load(cls, path: str | Path) -> Labels:
-        with np.load(path) as data:
-            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        """Labels saved by :meth:`save`: plain arrays only (``allow_pickle=False``: loading runs no code).
+
+        ``ValueError`` when an array is missing, of another kind or of another length.
+        """
+        with np.load(path, allow_pickle=False) as data:
+            missing = [name for name in cls.__dataclass_fields__ if name not in data.files]
+            if missing:
+                raise ValueError(f"it has no {missing[0]!r} array")
+            labels = cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        labels._check()
+        return labels
+
+    def _check(self) -> None:
+        kinds = {"obs": ("f", 2), "masks": ("b", 2), "values": ("f", 2), "student": ("b", 1), "match": ("iu", 1)}
+        for name, (kind, dims) in kinds.items():
+            array = getattr(self, name)
+            if array.dtype.kind not in kind or array.ndim != dims:
+                raise ValueError(f"its {name!r} is a {array.ndim}-d {array.dtype} array, not what save() writes")
+            if len(array) != len(self.obs):
+                raise ValueError(f"its {name!r} has {len(array)} rows, its 'obs' {len(self.obs)}")
+        if self.masks.shape != self.values.shape:
+            raise ValueError(f"its masks are {self.masks.shape} but its values {self.values.shape}")
 
     def take(self, rows: np.ndarray) -> Labels:
         """The decisions at ``rows`` (a boolean mask or indices)."""
@@ -105,20 +129,21 @@ class LabelRunner:
         self.job = job
         data = load_checkpoint(job.student)
         self.rules = checkpoint_rules(data)
-        self.student = NeuralAgent(job.student, self.rules)
+        self.student = agent_from_checkpoint(job.student, self.rules)
         # one teacher per seat, as in an evaluation: a search bot keeps its bid's plan (trump, first lead)
         # until it names trump, and a partner bidding after it with the same object would overwrite it
         self.teachers = [_teacher(job.teacher, self.rules, 0) for _ in range(self.rules.num_players)]
         self.labeller = _teacher(job.teacher, self.rules, 0)
 
     def match(self, index: int) -> Labels:
-        """Match ``index``: the student in the even seats of even matches and the odd seats of odd ones."""
+        """Match ``index``: the student's teams are role A of an evaluation's game ``index`` (they alternate)."""
         r = self.rules
         seed = derive_seed("distill", self.job.seed, index)
         for k, bot in enumerate((self.student, self.labeller, *self.teachers)):
             bot.reset(derive_seed("distill-agent", self.job.seed, index, k))
         game = Game(r, seed=seed, dealer=index % r.num_players)
         observer = IncrementalObserver(r.num_players)
+        roles = lineup(index, game.teams)  # by team, so partners are both the student or both teachers
         rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = []
         while not game.is_over and len(game.deals) <= self.job.max_hands:
             seat = game.current_player
@@ -126,7 +151,7 @@ class LabelRunner:
             if legal & (legal - 1) == 0:  # forced
                 game.apply(legal.bit_length() - 1)
                 continue
-            is_student = seat % 2 == index % 2
+            is_student = roles[seat] == STUDENT
             view = player_view(game, seat)
             obs = observer.vector(game, seat)
             mask = action_mask(legal).astype(bool)
@@ -215,9 +240,10 @@ class FitConfig:
         }  # fmt: skip
         expected = {"lr": "above 0", "minibatch": "at least 1", "holdout": "from 0 up to, not including, 1"}
         for name, ok in checks.items():
-            if not ok:
-                wanted = expected.get(name, "0 or more")
-                raise ValueError(f"fit option {name} = {getattr(self, name)!r}: expected {wanted}")
+            value = getattr(self, name)
+            if not ok or not math.isfinite(value):
+                wanted = expected.get(name, "0 or more") + ("" if math.isfinite(value) else ", and finite")
+                raise ValueError(f"fit option {name} = {value!r}: expected {wanted}")
 
 
 def teacher_targets(values: np.ndarray, temperature: float) -> np.ndarray:
@@ -341,7 +367,9 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
+    p = ArgumentParser(
+        prog="smear-rl distill", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
@@ -349,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", nargs="+", help="labels.npz files of earlier runs to fit on (no labelling)")
     p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
-    p.add_argument("--workers", type=int, default=None, help="labelling processes (default: every core)")
+    p.add_argument("--workers", type=int_at_least(1), default=None, help="labelling processes (default: every core)")
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
     return p
@@ -361,7 +389,7 @@ def load_labels(paths: list[str]) -> Labels:
     for path in paths:
         try:
             labels = Labels.load(path)
-        except (OSError, KeyError, ValueError) as err:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
             raise ValueError(f"{path!r} is not a labels file written by training.distill: {err}") from None
         labels.match = labels.match + offset
         offset = int(labels.match.max()) + 1 if len(labels.match) else offset
@@ -383,9 +411,10 @@ def _check_labels_fit(labels: Labels, data: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> None:
     import os
 
-    args = build_parser().parse_args(argv)
-    out = Path(args.out)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
+        out = check_output_folder(args.out, "--out folder")
         data = load_checkpoint(args.student)
         rules = checkpoint_rules(data)
         fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
@@ -398,7 +427,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     out.mkdir(parents=True, exist_ok=True)
     if labels is None:
         started = time.perf_counter()
@@ -413,10 +442,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         report = fit(net, labels, fit_config, args.seed)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     print(", ".join(f"{k} {v:.3f}" for k, v in report.items()))
     # the training state, and the starting agent's own evaluation, which no longer describes this one
-    training_state = ("format", "format_version", "model", "optimizer", "pool", "state", "evaluation")
+    training_state = ("format", "format_version", "model", "optimizer", "pool", "training_state", "state", "evaluation")
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}

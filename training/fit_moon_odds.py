@@ -20,7 +20,6 @@ defaults), 9.5 minutes on two cores.
 
 from __future__ import annotations
 
-import argparse
 import math
 import multiprocessing
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from smear_env import actions as A
 from smear_env.game import OVER, Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
+from training.cli import ArgumentParser, int_at_least
 
 PRESET = "minnesota"
 #: match ``i`` is dealt from this seed plus ``i`` (forced-bid deal ``i`` from seed ``i``)
@@ -144,13 +144,12 @@ def fit(deals: int, matches: int, workers: int) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=120_000, help="forced-bid deals (default 120000)")
-    parser.add_argument("--matches", type=int, default=20_000, help="rule-bot matches (default 20000)")
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    parser = ArgumentParser(prog="python -m training.fit_moon_odds", description=__doc__.split("\n\n")[0])
+    # at least 10 deals and 2 matches: each fit needs both outcomes
+    parser.add_argument("--deals", type=int_at_least(10), default=120_000, help="forced-bid deals (default 120000)")
+    parser.add_argument("--matches", type=int_at_least(2), default=20_000, help="rule-bot matches (default 20000)")
+    parser.add_argument("--workers", type=int_at_least(1), default=None, help="processes (default: every core)")
     args = parser.parse_args(argv)
-    if args.deals < 10 or args.matches < 2:
-        parser.error("--deals must be at least 10 and --matches at least 2: the fits need both outcomes")
     workers = args.workers or multiprocessing.cpu_count()
     for name, value in fit(args.deals, args.matches, workers).items():
         shown = tuple(round(float(v), 3) for v in np.atleast_1d(value)) if name.isupper() else value

@@ -13,7 +13,7 @@ Why these choices:
   conservative skill estimate that ranks a well-measured agent above one with
   a similar ``mu`` but few games. A draw (or a stopped game) is a tie.
 
-``python -m training.evaluate --ladder random rule search --preset ten_point``
+``smear-rl evaluate --ladder random rule search --preset ten_point``
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
-from training.evaluate import EvalResult, evaluate
+from training.evaluate import EvalResult, check_setup, evaluate, report
 
 
 class LadderEntry(NamedTuple):
@@ -36,6 +36,14 @@ class LadderEntry(NamedTuple):
     sigma: float
     games: int
     score: float  # match points taken over all its games (draws half)
+
+    def cells(self, rank: int) -> list[str]:
+        """This entry's row of the ladder table, placed ``rank``."""
+        numbers = f"{self.rating:.2f}", f"{self.mu:.2f}", f"{self.sigma:.2f}", str(self.games), f"{self.score:.3f}"
+        return [str(rank), self.agent, *numbers]
+
+
+LADDER_HEADER = ("rank", "agent", "rating", "mu", "sigma", "games", "score")
 
 
 @dataclass(frozen=True)
@@ -60,14 +68,9 @@ class LadderResult:
             f"**Ladder** on `{self.preset}`: {len(self.entries)} agents, {self.matches_per_pair} games per pair, "
             f"seed {self.seed}; rating = OpenSkill Plackett-Luce mu - 3 sigma",
             "",
-            "| rank | agent | rating | mu | sigma | games | score |",
-            "|---|---|---|---|---|---|---|",
+            *report.table(LADDER_HEADER, (e.cells(rank) for rank, e in enumerate(self.entries, 1))),
+            "",
         ]
-        for rank, e in enumerate(self.entries, 1):
-            lines.append(
-                f"| {rank} | {e.agent} | {e.rating:.2f} | {e.mu:.2f} | {e.sigma:.2f} | {e.games} | {e.score:.3f} |"
-            )
-        lines.append("")
         for p in self.pairs:
             lines.append(f"- {p.agent_a} vs {p.agent_b}: {p.agent_a} win rate {p.a.win_rate.as_text()}")
         return "\n".join(lines)
@@ -86,6 +89,7 @@ def play_ladder(
     """Evaluate every pair of ``agents`` (:func:`training.evaluate.evaluate`) and rate them; see the module doc."""
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise ValueError(f"a ladder needs two or more distinct agents, got {agents}")
+    check_setup(agents, preset, matches_per_pair, dict(rule_overrides or {}))  # every agent, before any pair plays
     pairs = tuple(
         evaluate(a, b, preset, matches_per_pair, seed, workers, max_hands, rule_overrides, progress)
         for a, b in itertools.combinations(agents, 2)

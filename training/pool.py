@@ -8,7 +8,7 @@ count them twice, so they are refused. Agent names stay while the bots behind
 them improve, so the pooled line names the code versions the runs recorded:
 pool runs of one version, or of versions known to play alike.
 
-    python -m training.pool runs/eval_seed4.json runs/eval_seed5.json
+    smear-rl pool runs/eval_seed4.json runs/eval_seed5.json
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import smear_env
+from training.cli import ArgumentParser
 from training.evaluate import EvalResult
 from training.stats import Estimate, mean_interval, win_rate
 
@@ -132,23 +133,28 @@ def _rules_of(result: EvalResult) -> Any:
 
 
 def load_result(path: Path) -> EvalResult:
-    """An evaluation written by ``python -m training.evaluate ... --json path``."""
+    """An evaluation written by ``smear-rl evaluate ... --json path``."""
     try:
         text = path.read_text()
     except OSError as err:
         raise ValueError(f"cannot read {path}: {err.strerror}") from err
     try:
-        return EvalResult.from_dict(json.loads(text))
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"it holds a JSON {type(data).__name__}, not an object")
+        return EvalResult.from_dict(data)
     except KeyError as err:
         problem = f"missing field {err}"
-    except (ValueError, TypeError) as err:
+    except (ValueError, TypeError, AttributeError) as err:
         problem = str(err)
     raise ValueError(f"{path}: not an evaluation result written by training.evaluate --json ({problem})")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m training.pool", description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", nargs="+", type=Path, help="JSON files from training.evaluate --json")
+    parser = ArgumentParser(
+        prog="smear-rl pool", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("results", nargs="+", type=Path, help="JSON files written by smear-rl evaluate --json")
     args = parser.parse_args(argv)
     try:
         results = [load_result(path) for path in args.results]

@@ -1,9 +1,10 @@
 """Masked PPO self-play: imitation warm start, rollouts, updates, evaluation, checkpoints, TensorBoard.
 
 The run is a pure function of its config: the network is initialised from the
-seed, and one ``numpy`` Generator (pickled into every checkpoint with the
-matches in flight) drives games, bots, sampled actions and minibatch order, so
-``--resume`` from a checkpoint gives the same weights as an uninterrupted run.
+seed, and one ``numpy`` Generator (its state saved in every checkpoint with the
+matches in flight, as plain data: see :mod:`training.checkpoint`) drives games,
+bots, sampled actions and minibatch order, so ``--resume`` from a checkpoint
+gives the same weights as an uninterrupted run.
 Evaluations against the baselines use their own fixed seeds and never touch
 the training state; the time they take is not counted as training time.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import pickle
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,9 @@ from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
 
+
+#: layout of the resumable state in checkpoint.pt (``training_state``); older checkpoints pickled it instead
+TRAINING_STATE_VERSION = 2
 
 #: config fields a resumed run may change: when it stops and how it is evaluated, nothing it learns from
 RESUME_OVERRIDES = frozenset(
@@ -78,12 +81,13 @@ class Trainer:
         (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer.
         """
         self.out = Path(out_dir)
+        if self.out.exists() and not self.out.is_dir():
+            raise ValueError(f"output folder {str(self.out)!r} is a file: expected a folder (or a new name)")
         if resume is not None:
             data = load_checkpoint(resume)
-            config = config_from_dict(check_extension(extend or {}), config_from_dict(data["config"]))
+            config = config_from_dict(check_extension(extend or {}), _saved_config(data, resume))
         if config is None:
             raise ValueError("Trainer needs a config, or a checkpoint to resume")
-        self.out.mkdir(parents=True, exist_ok=True)
         self.config = c = config
         if c.torch_threads:
             torch.set_num_threads(c.torch_threads)
@@ -102,9 +106,10 @@ class Trainer:
         mix = opponent_mix(c)
         self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale)
         if resume is not None:
-            self._restore(data)
+            self._restore(data, str(resume))
         elif c.init_from:
             self._load_weights(c.init_from)
+        self.out.mkdir(parents=True, exist_ok=True)  # only now: a refused run leaves no empty folder behind
         self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
 
     # ------------------------------------------------------------------ checkpoints
@@ -116,8 +121,9 @@ class Trainer:
             "train_minutes": self.train_seconds / 60, "evaluation": dict(self.last_eval),
         }  # fmt: skip
         if full:
-            state = {"rng": self.rng, "collector": self.collector, "imitated": self.imitated}
-            payload.update(optimizer=self.optimizer.state_dict(), pool=self.pool, state=pickle.dumps(state))
+            state = {"version": TRAINING_STATE_VERSION, "rng": self.rng.bit_generator.state,
+                     "imitated": self.imitated, "collector": self.collector.state_dict()}  # fmt: skip
+            payload.update(optimizer=self.optimizer.state_dict(), pool=self.pool, training_state=state)
         return payload
 
     def save(self) -> None:
@@ -138,16 +144,34 @@ class Trainer:
             )
         self.net.load_state_dict(data["model"])
 
-    def _restore(self, data: dict[str, Any]) -> None:
-        if "state" not in data:
-            raise ValueError("this checkpoint holds an agent only (no optimizer or games in flight): cannot resume it")
-        self.net.load_state_dict(data["model"])
-        self.optimizer.load_state_dict(data["optimizer"])
-        self.step, self.update, self.train_seconds = data["step"], data["update"], data["train_minutes"] * 60
-        self.last_eval = dict(data.get("evaluation", {}))
-        state = pickle.loads(data["state"])  # our own run's state: see training.checkpoint
-        self.rng, self.collector, self.imitated = state["rng"], state["collector"], state["imitated"]
-        self._set_pool(list(data["pool"]))
+    def _restore(self, data: dict[str, Any], where: str) -> None:
+        """Continue the run saved in ``data``: weights, optimizer, counters, RNG, snapshot pool, matches in flight."""
+        if "training_state" not in data:
+            if "state" in data:
+                raise ValueError(
+                    f"checkpoint {where!r} was written by an older smear-rl that pickled its training state; "
+                    "--resume no longer unpickles (a crafted file could run code), so it cannot be resumed. "
+                    "Its agent still loads for play and evaluation, and init_from can fine-tune from it"
+                )
+            raise ValueError(
+                f"checkpoint {where!r} holds an agent only (no optimizer or games in flight): cannot resume it"
+            )
+        state = data["training_state"]
+        try:
+            if state.get("version") != TRAINING_STATE_VERSION:
+                raise ValueError(f"state version {state.get('version')!r}, this reads {TRAINING_STATE_VERSION}")
+            self.net.load_state_dict(data["model"])
+            self.optimizer.load_state_dict(data["optimizer"])
+            self.step, self.update = int(data["step"]), int(data["update"])
+            self.train_seconds = float(data["train_minutes"]) * 60
+            self.last_eval = {str(k): float(v) for k, v in data.get("evaluation", {}).items()}
+            self.rng.bit_generator.state = state["rng"]  # the collector draws from this same Generator
+            self.collector.load_state_dict(state["collector"])
+            self.imitated = bool(state["imitated"])
+            self._set_pool(list(data["pool"]))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RuntimeError) as err:
+            problem = f"missing field {err}" if isinstance(err, KeyError) else str(err)
+            raise ValueError(f"checkpoint {where!r} cannot be resumed: malformed training state: {problem}") from None
 
     # ------------------------------------------------------------------ the run
     def run(self, progress: bool = True, max_updates: int | None = None) -> dict[str, float]:
@@ -335,6 +359,14 @@ class Trainer:
                               "ci_low": round(win.low, 4), "ci_high": round(win.high, 4),
                               "points_diff": round(diff, 4)})  # fmt: skip
         self.writer.flush()
+
+
+def _saved_config(data: dict[str, Any], where: str | Path) -> TrainConfig:
+    """The training config a checkpoint was written with; ``ValueError`` when it has none that reads."""
+    try:
+        return config_from_dict(data["config"])
+    except (KeyError, TypeError, AttributeError) as err:
+        raise ValueError(f"checkpoint {str(where)!r} holds no readable training config: {err!r}") from None
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:

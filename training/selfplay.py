@@ -13,13 +13,21 @@ the score features the network sees are those of real matches. When a hand
 ends, its episodes get their GAE advantages and become ready for an update;
 hands still in progress wait for the next rollout (their behaviour
 log-probabilities are stored, so PPO's ratio corrects for the newer policy).
+
+A checkpoint keeps the collector as plain data (:meth:`Collector.state_dict`): each
+match in flight as its engine record plus each bot's options and RNG state, open
+episodes and ready decisions as tensors. ``torch.load(weights_only=True)`` reads that
+without running code, and :meth:`Collector.load_state_dict` rebuilds the very same
+matches (the record replays the game exactly, bots get their RNG states back).
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
@@ -28,7 +36,7 @@ from agents.base import Agent
 from agents.knowledge import knowledge_from_game
 from agents.registry import make_agent
 from agents.rule_bot import RuleAgent
-from smear_env.game import Game
+from smear_env.game import Game, replay
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
 from training.model import log_softmax_np, sample_actions
@@ -247,6 +255,132 @@ class Collector:
     def pop_stats(self) -> dict[str, float]:
         stats, self.stats = dict(self.stats), defaultdict(float)
         return stats
+
+    # ------------------------------------------------------------------ checkpoints
+    def state_dict(self) -> dict[str, Any]:
+        """Everything in flight as plain data and tensors (see the module docstring); not the shared RNG."""
+        return {
+            "matches": [_match_state(m) for m in self.matches],
+            "ready": [{key: torch.from_numpy(value) for key, value in part.items()} for part in self.ready],
+            "ready_steps": self.ready_steps,
+            "stats": dict(self.stats),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Rebuild the matches, open episodes and ready decisions of :meth:`state_dict`.
+
+        ``ValueError`` (nothing changed) when ``state`` is not what :meth:`state_dict`
+        writes for these rules, e.g. a checkpoint of another run or a damaged one.
+        """
+        try:
+            matches = [self._match_from_state(m) for m in state["matches"]]
+            ready = [{key: _array(value, key) for key, value in part.items()} for part in state["ready"]]
+            ready_steps = int(state["ready_steps"])
+            stats = defaultdict(float, {str(k): float(v) for k, v in state["stats"].items()})
+        except KeyError as err:
+            raise ValueError(f"the matches in flight lack field {err}") from None
+        except (TypeError, AttributeError, IndexError) as err:
+            raise ValueError(f"the matches in flight are malformed ({type(err).__name__}: {err})") from None
+        if len(matches) != len(self.matches):
+            raise ValueError(
+                f"{len(matches)} matches are in flight in the checkpoint, this run plays {len(self.matches)}"
+            )
+        self.matches, self.ready, self.ready_steps, self.stats = matches, ready, ready_steps, stats
+
+    def _match_from_state(self, state: dict[str, Any]) -> Match:
+        game = replay(state["record"])  # a ValueError names what is wrong with the record
+        if game.rules != self.rules:
+            raise ValueError(f"a match in flight plays {game.rules.name} rules, this run {self.rules.name}")
+        roles = [str(role) for role in state["roles"]]
+        bots = {}
+        for seat, bot_state in state["bots"].items():
+            bots[int(seat)] = make_agent(roles[int(seat)], self.rules, 0)
+            restore_bot(bots[int(seat)], bot_state)
+        episodes = {int(seat): _episode_from_state(ep) for seat, ep in state["episodes"].items()}
+        return Match(game, IncrementalObserver(self.rules.num_players), roles, str(state["opponent"]), bots,
+                     int(state["pool_index"]), episodes, int(state["deals"]), int(state["results"]))  # fmt: skip
+
+
+def _match_state(m: Match) -> dict[str, Any]:
+    """A match in flight as plain data: a fresh observer gives the same vectors, so it is not kept."""
+    return {
+        "record": m.game.record(), "roles": list(m.roles), "opponent": m.opponent, "pool_index": m.pool_index,
+        "bots": {seat: bot_state(bot) for seat, bot in m.bots.items()}, "deals": m.deals, "results": m.results,
+        "episodes": {seat: _episode_state(ep) for seat, ep in m.episodes.items()},
+    }  # fmt: skip
+
+
+def _episode_state(ep: Episode) -> dict[str, torch.Tensor]:
+    return {
+        "obs": torch.from_numpy(np.stack(ep.obs)), "masks": torch.from_numpy(np.stack(ep.masks)),
+        "actions": torch.tensor(ep.actions, dtype=torch.int64), "logps": torch.tensor(ep.logps, dtype=torch.float64),
+        "values": torch.tensor(ep.values, dtype=torch.float64),
+    }  # fmt: skip
+
+
+def _episode_from_state(state: dict[str, Any]) -> Episode:
+    """The episode of :func:`_episode_state`: the same rows, and the same Python numbers (float64 kept exact)."""
+    obs, masks = _array(state["obs"], "obs"), _array(state["masks"], "masks")
+    numbers = [_array(state[key], key).tolist() for key in ("actions", "logps", "values")]
+    return Episode(list(obs), list(masks), *numbers)
+
+
+def _array(value: Any, what: str) -> np.ndarray:
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{what} is a {type(value).__name__}, not a tensor")
+    return value.numpy()
+
+
+def bot_state(bot: Agent) -> dict[str, Any]:
+    """A bot's attributes as plain data: its RNGs' states, nested bots' states, and plain values.
+
+    Its rules are left out (the bot is rebuilt for the run's rules). A bot holding
+    anything else cannot be checkpointed without pickling: that fails here, at save
+    time, naming the attribute, rather than resuming a run that is no longer exact.
+    """
+    state: dict[str, Any] = {"plain": {}, "random": {}, "bots": {}}
+    for name, value in vars(bot).items():
+        if isinstance(value, random.Random):
+            state["random"][name] = value.getstate()
+        elif isinstance(value, Agent):
+            state["bots"][name] = bot_state(value)
+        elif isinstance(value, Rules):
+            continue
+        elif _is_plain(value):
+            state["plain"][name] = value
+        else:
+            raise ValueError(
+                f"cannot checkpoint a {type(bot).__name__}: its {name} holds a {type(value).__name__}, "
+                "not plain data, an RNG or a bot"
+            )
+    return state
+
+
+def restore_bot(bot: Agent, state: dict[str, Any]) -> None:
+    """Put :func:`bot_state` back into a bot freshly built with the same name, rules and options."""
+    attributes = vars(bot)
+    for kind in ("plain", "random", "bots"):
+        for name in state[kind]:
+            if name not in attributes:
+                raise ValueError(f"a {type(bot).__name__} has no attribute {name!r} to restore")
+    for name, value in state["plain"].items():
+        if not _is_plain(value):
+            raise ValueError(f"a {type(bot).__name__}'s {name} is a {type(value).__name__}, not plain data")
+        setattr(bot, name, value)
+    for name, rng_state in state["random"].items():
+        rng = random.Random()
+        rng.setstate(rng_state)
+        setattr(bot, name, rng)
+    for name, nested in state["bots"].items():
+        restore_bot(getattr(bot, name), nested)
+
+
+def _is_plain(value: Any) -> bool:
+    if value is None or isinstance(value, bool | int | float | str):
+        return True
+    if isinstance(value, list | tuple):
+        return all(_is_plain(v) for v in value)
+    return isinstance(value, dict) and all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
 
 
 def bot_action(bot: Agent, game: Game, seat: int) -> int:

@@ -1,11 +1,23 @@
-"""Command line: ``python -m training.train --config configs/train/ten_point.toml [--set lr=1e-4] [--out runs/x]``.
+"""Train an agent by masked PPO self-play (``smear-rl train``), writing checkpoints and TensorBoard logs.
 
-``--resume runs/x/checkpoint.pt`` continues a run with its own config (the
-output folder defaults to the checkpoint's); ``--set`` may then change only when
-it stops and how it is evaluated (e.g. ``--set time_limit_minutes=90`` to train
-longer). At the end the run evaluates the agent against each baseline and prints
-the table; ``runs/x/agent.pt`` is the file to ship or to pass to
-``python -m training.evaluate``.
+``--config`` names a TOML file or a shipped config (``ten_point``, ``minnesota``,
+``ten_point_quick``, ``ten_point_finetune``); ``--set name=value`` overrides any field
+of :class:`training.config.TrainConfig`. ``--resume runs/x/checkpoint.pt`` continues a
+run with its own config (the output folder defaults to the checkpoint's); ``--set``
+may then change only when it stops and how it is evaluated (e.g. ``--set
+time_limit_minutes=90`` to train longer). At the end the run evaluates the agent
+against each baseline and prints the table; ``runs/x/agent.pt`` is the file to ship
+or to pass to ``smear-rl evaluate``.
+
+A config that is missing, a folder, not TOML or not valid, an ``--out`` that is
+a file, or a checkpoint that cannot be resumed ends it at once with one line
+and exit code 2, leaving no output folder behind.
+
+Examples::
+
+    smear-rl train --config ten_point_quick --out runs/quick         # about 4 training minutes
+    smear-rl train --config minnesota --set time_limit_minutes=30 --set seed=3
+    smear-rl train --resume runs/quick/checkpoint.pt --set time_limit_minutes=10
 """
 
 from __future__ import annotations
@@ -15,13 +27,20 @@ import csv
 import sys
 from pathlib import Path
 
+from training.cli import ArgumentParser, check_output_folder, check_readable_file
 from training.config import load_config, parse_overrides
 from training.ppo import Trainer
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n")[0])
-    p.add_argument("--config", default="configs/train/ten_point.toml", help="training config file (TOML)")
+    p = ArgumentParser(
+        prog="smear-rl train",
+        description=__doc__.split("Examples::")[0],
+        epilog="examples:" + __doc__.split("Examples::")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", default="ten_point",
+                   help="a TOML file, or a shipped config's name (ten_point, minnesota, ...)")  # fmt: skip
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a config field, e.g. --set total_steps=200000 (repeatable)")  # fmt: skip
     p.add_argument("--out", help="output folder (default runs/<preset>)")
@@ -45,17 +64,19 @@ def final_table(out: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         if args.resume:
-            out = Path(args.out) if args.out else Path(args.resume).parent
+            check_readable_file(args.resume, "--resume checkpoint")
+            out = check_output_folder(Path(args.out) if args.out else Path(args.resume).parent, "--out folder")
             trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides))
         else:
             config = load_config(args.config, args.overrides)
-            out = Path(args.out or f"runs/{config.preset}")
+            out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
             trainer = Trainer(config, out)
     except ValueError as err:
-        sys.exit(f"error: {err}")
+        parser.error(str(err))
     try:
         trainer.run(progress=not args.no_progress)
     except KeyboardInterrupt:  # the state mid-rollout is not saved: resuming from a checkpoint stays exact

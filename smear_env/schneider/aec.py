@@ -19,8 +19,13 @@ Rewards
 -------
 * ``reward="match"`` (default): an episode is a whole match of ``num_rounds``
   rounds; at its end the higher total gets +1, the lower -1 (0 each on a draw).
-* ``reward="round"``: an episode is a single round; each agent gets its round
-  score (after doubling/tripling) minus the opponent's.
+* ``reward="round"`` (or ``"hand"``, its name in Smear): an episode is a single
+  round; each agent gets its round score (after doubling/tripling) minus the opponent's.
+
+Step limit
+----------
+``max_hands=N`` truncates a match after ``N`` rounds: every agent gets
+``truncations[agent] = True`` and a reward of 0. ``None`` (default): no limit.
 
 Illegal actions
 ---------------
@@ -32,7 +37,10 @@ other agent 0.
 Resets
 ------
 ``reset(seed=s)`` is reproducible. ``reset(options={"deal": Deal | dict, "dealer": k})``
-starts from a fixed deal (``options["deals"]`` takes a list for successive rounds).
+starts from a fixed deal (``options["deals"]`` takes a list for successive rounds); every
+deal is checked before the episode starts, other option names are refused, and a match
+always starts from 0-0 (``scores`` is refused). Bad input raises ``ValueError`` and changes
+nothing (see :mod:`smear_env.card_env`); ``rules=`` must be a :class:`SchneiderRules`.
 """
 
 from __future__ import annotations
@@ -56,28 +64,38 @@ class raw_env(CardGameEnv):
 
     metadata = {"render_modes": ["ansi", "human"], "name": f"{GAME_NAME}_v{ENV_VERSION}", "is_parallelizable": False}
     reward_modes = ("match", "round")
+    reward_aliases = {"hand": "round"}  # the name Smear uses for one-deal episodes
     format_action = staticmethod(_format_action)
     parse_action = staticmethod(_parse_action)
 
     def __init__(
         self,
-        preset: str = GAME_NAME,
+        preset: str | None = None,
         render_mode: str | None = None,
         reward: str = "match",
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         rules: SchneiderRules | None = None,
+        max_hands: int | None = None,
         **rule_overrides: Any,
     ) -> None:
-        if preset != GAME_NAME:
+        if preset is not None and preset != GAME_NAME:
             raise ValueError(f"preset {preset!r} is not played by this env: expected {GAME_NAME!r}")
+        if rules is not None and not isinstance(rules, SchneiderRules):
+            raise ValueError(
+                f"rules {rules!r} are not Bohemian Schneider rules: expected a SchneiderRules "
+                f"(Smear rules go to smear_env.env(rules=...))"
+            )
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
         super().__init__(
-            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty
+            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty,
+            max_hands,
         )
         self.game: Game | None = None
 
-    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool) -> Game:
+    def _new_game(self, seed: int, dealer: int, deals: list[Deal], single: bool, scores: Any) -> Game:
+        if scores is not None:
+            raise ValueError(f"reset option scores {scores!r}: {GAME_NAME} matches always start from 0-0")
         return Game(self.rules, seed=seed, dealer=dealer, single_round=single, deals=deals)
 
     def _as_deal(self, deal: Deal | dict[str, Any]) -> Deal:

@@ -21,7 +21,7 @@ Design notes
 * Cards are the shared ids of :mod:`smear_env.cards` and card sets are ``int``
   bit masks. The one decision is which card to play, so the action space is the
   card-id space itself: **action = card id** (``0..53``), label ``play <card>``
-  (``play 8S`` is action 32). Only the 32 ids of this deck can ever be legal.
+  (``play 8S`` is action 45). Only the 32 ids of this deck can ever be legal.
   Reusing the id space keeps the meaning of an action the same as a card bit in
   the observation and as the card of Smear's ``play`` block.
 * Every card in hand is legal (no follow duty), so there is one phase (``PLAY``)
@@ -42,6 +42,7 @@ from typing import Any
 
 from smear_env.cards import (
     NUM_CARDS,
+    card_ids,
     cards_of,
     format_card,
     format_cards,
@@ -49,8 +50,11 @@ from smear_env.cards import (
     mask_of,
     parse_card,
     parse_cards,
+    parse_deal,
     shuffle,
 )
+from smear_env.checks import as_int
+from smear_env.records import replay_record
 
 ENGINE_VERSION = 1
 GAME_NAME = "bohemian_schneider"
@@ -74,14 +78,14 @@ NUM_ACTIONS = NUM_CARDS  # action = card id (play that card)
 
 # ---------------------------------------------------------------------- actions
 def format_action(action: int) -> str:
-    """Move label of an action id: ``play 8S``."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action!r} is out of range: expected an int in 0..{NUM_ACTIONS - 1}")
-    return f"play {format_card(action)}"
+    """Move label of an action id: ``play 8S``; ``ValueError`` for anything but an int in range."""
+    return f"play {format_card(as_int(action, 'action', 0, NUM_ACTIONS - 1))}"
 
 
 def parse_action(text: str) -> int:
     """Action id of a move label (case-insensitive): ``play 8s``, ``play 10H``, or just ``8s``."""
+    if not isinstance(text, str):
+        raise ValueError(f"move {text!r} is not text: expected 'play <card>', e.g. 'play 8S'")
     words = text.strip().lower().split()
     if len(words) == 2 and words[0] == "play":
         words = words[1:]
@@ -149,6 +153,8 @@ class SchneiderRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SchneiderRules:
+        if not isinstance(data, dict):
+            raise ValueError(f"{GAME_NAME} rules {data!r} are not a dict: expected options by name")
         return cls().replace(**data)
 
 
@@ -169,20 +175,33 @@ class Deal:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
-        return cls.parse(data["hands"], data.get("pile", ""))
+        """A deal from :meth:`to_dict` form; ``ValueError`` naming a missing or malformed part."""
+        hands, piles = parse_deal(data, ("pile",))
+        return cls(hands, piles["pile"])
 
-    def check(self) -> None:
-        """Raise ``ValueError`` unless this places every card of the 32-card deck once, 6 per hand."""
-        if len(self.hands) != NUM_PLAYERS or any(len(h) != HAND_SIZE for h in self.hands):
-            sizes = [len(h) for h in self.hands]
-            raise ValueError(f"deal has hands of sizes {sizes}: expected {NUM_PLAYERS} hands of {HAND_SIZE}")
-        cards = [c for h in self.hands for c in h] + list(self.pile)
+    def check(self, which: str = "deal") -> Deal:
+        """A copy of this deal (cards as plain ints) if it places every card of the 32-card deck once, 6 per hand.
+
+        Else ``ValueError`` naming ``which`` deal and what is wrong.
+        """
+        try:
+            if isinstance(self.hands, str) or not isinstance(self.hands, list | tuple):
+                raise ValueError(f"hands {self.hands!r} is not a list: expected one card list per seat")
+            hands = [card_ids(h, f"hand {seat}") for seat, h in enumerate(self.hands)]
+            pile = card_ids(self.pile, "pile")
+        except ValueError as err:
+            raise ValueError(f"{which}: {err}") from None
+        if len(hands) != NUM_PLAYERS or any(len(h) != HAND_SIZE for h in hands):
+            sizes = [len(h) for h in hands]
+            raise ValueError(f"{which} has hands of sizes {sizes}: expected {NUM_PLAYERS} hands of {HAND_SIZE}")
+        cards = [c for h in hands for c in h] + pile
         if len(set(cards)) != len(cards) or sorted(cards) != sorted(DECK):
             missing = format_cards(sorted(set(DECK) - set(cards)))
             raise ValueError(
-                f"deal must place each of the 32 cards (7..A) exactly once; missing: {missing or '-'}, "
+                f"{which} must place each of the 32 cards (7..A) exactly once; missing: {missing or '-'}, "
                 f"{len(cards)} placed"
             )
+        return Deal(hands, pile)
 
 
 @dataclass(frozen=True)
@@ -211,14 +230,18 @@ class Game:
         single_round: bool = False,
         deals: list[Deal] | None = None,
     ) -> None:
-        if not isinstance(dealer, int) or not 0 <= dealer < NUM_PLAYERS:
-            raise ValueError(f"dealer {dealer!r} is not a seat: expected 0 or 1")
+        dealer = as_int(dealer, "dealer", 0, NUM_PLAYERS - 1)  # a seat: not 1.5, "1" or True
+        if rules is not None and not isinstance(rules, SchneiderRules):
+            raise ValueError(f"rules {rules!r} are not Bohemian Schneider rules: expected a SchneiderRules")
         self.rules = rules if rules is not None else SchneiderRules()
         self.num_players = NUM_PLAYERS
         self.single_round = single_round  # the match ends after one scored round
         self._seed = seed
         self._rng = random.Random(seed)
-        self._deal_queue: list[Deal] = list(deals or [])
+        if deals is not None and not isinstance(deals, list | tuple):
+            raise ValueError(f"deals {deals!r} is not a list: expected a list of Deal, one per round")
+        # every given deal is checked (and copied) now, so a bad one fails before any round is played
+        self._deal_queue = [_checked(d, k, len(deals)) for k, d in enumerate(deals)] if deals else []
         self.first_dealer = dealer
         self.dealer = dealer
         self.scores = [0, 0]  # match totals
@@ -233,9 +256,7 @@ class Game:
         deck = list(DECK)
         shuffle(deck, self._rng)  # always, so a replay from explicit deals leaves the RNG where it was
         if self._deal_queue:
-            deal = self._deal_queue.pop(0)
-            deal.check()
-            return deal
+            return self._deal_queue.pop(0)
         return Deal([deck[:HAND_SIZE], deck[HAND_SIZE : 2 * HAND_SIZE]], deck[2 * HAND_SIZE :])
 
     def _start_round(self) -> None:
@@ -375,19 +396,22 @@ class Game:
         }
 
 
+def _checked(deal: Any, index: int, count: int) -> Deal:
+    """Deal ``index`` of ``count`` given to a game, checked and copied (see :meth:`Deal.check`)."""
+    which = "deal" if count == 1 else f"deal {index + 1} of {count}"
+    if not isinstance(deal, Deal):
+        raise ValueError(f"{which} is a {type(deal).__name__}: expected a Deal")
+    return deal.check(which)
+
+
 def replay(record: dict[str, Any]) -> Game:
-    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves."""
-    if record.get("game") != GAME_NAME:
-        raise ValueError(f"record is for game {record.get('game')!r}, not {GAME_NAME!r}")
-    if record.get("engine_version") != ENGINE_VERSION:
-        raise ValueError(f"record is from engine version {record.get('engine_version')}, this is {ENGINE_VERSION}")
-    game = Game(
-        SchneiderRules.from_dict(record["rules"]),
-        seed=record.get("seed"),
-        dealer=record["first_dealer"],
-        single_round=record["single_round"],
-        deals=[Deal.from_dict(d) for d in record["deals"]],
+    """Rebuild a game from :meth:`Game.record` output by replaying its deals and moves.
+
+    A record that is not a dict, lacks a field, holds a value of the wrong type, is
+    for another game or engine version, or whose moves are not legal in turn raises
+    ``ValueError`` saying which part is wrong.
+    """
+    return replay_record(
+        record, GAME_NAME, ENGINE_VERSION, "single_round", Deal.from_dict, SchneiderRules.from_dict,
+        lambda rules, seed, dealer, single, deals: Game(rules, seed, dealer=dealer, single_round=single, deals=deals),
     )
-    for move in record["moves"]:
-        game.apply_move(move)
-    return game

@@ -17,7 +17,7 @@ import pytest
 from smear_env.cards import parse_cards
 from smear_env.game import BID, DISCARD, PLAY, Game
 from smear_env.rules import get_rules
-from tests.scripted import deal_with_blinds, hand_of, legal_moves, play, play_tricks, trick_winners
+from tests.scripted import deal_with_blinds, hand_of, hand_sizes, legal_moves, play, play_tricks, trick_winners
 
 PRESET = "four_point"
 HEARTS = 2
@@ -71,8 +71,8 @@ def test_all_pass_same_dealer_redeals():
     assert game.dealer == 0
     assert game.phase == BID
     assert game.current_player == 1
-    assert game.hand_results == []
-    assert game.scores == [0, 0]
+    assert game.results() == ()
+    assert game.match_scores() == (0, 0)
 
 
 # ------------------------------------------------------------------ blinds
@@ -90,17 +90,17 @@ def test_bidder_takes_the_two_blinds_from_the_top_of_the_stock():
     assert game.phase == PLAY
     assert game.current_player == 1
     assert hand_of(game, 1) == set("AH KH 8H 8C 9C QS".split())
-    assert game.discarded[1] == sum(1 << c for c in parse_cards("TS 7C"))
+    assert set(game.discards(1)) == set(parse_cards("TS 7C"))
     # nobody else takes or discards anything
-    assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
-    assert game.discarded[0] == game.discarded[2] == game.discarded[3] == 0
+    assert hand_sizes(game) == [6, 6, 6, 6]
+    assert game.discards(0) == game.discards(2) == game.discards(3) == ()
 
 
 def test_blind_discards_count_for_the_bidders_side_in_game():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # team 1 captured 14 + 7 + 14 = 35 card points and discarded the TS (10): 45.
     # team 0 captured 4 + 3 + 14 = 21. The 6 cards left in the stock (14 points) count for nobody.
     assert result.card_points == {0: 21, 1: 45}
@@ -114,7 +114,7 @@ def test_blind_discards_decide_game_when_captures_alone_would_not():
     play(game, "bid 2, pass, pass, pass, discard TS, discard 8H")
     play_tricks(game, ["AH 7H 9H TH", "KH QH JH JC", "8C 8D 7S AC", "KC 9C 9D 8S", "QC 7C TD 9S", "TC QS JD KS"])
     assert trick_winners(game) == [1, 1, 0, 0, 0, 0]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # captured: team 1 14 + 7 = 21, team 0 4 + 3 + 14 + 14 = 35; team 1's discarded TS adds 10: 31 < 35
     assert result.card_points == {0: 35, 1: 31}
     assert result.awards["game"] == 0
@@ -127,17 +127,17 @@ def test_no_trump_phase_the_first_lead_sets_trump():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     assert game.phase == PLAY
-    assert game.trump == -1
+    assert game.contract().trump is None
     # any card may be led
     assert legal_moves(game) == {f"play {c}" for c in "AH KH 8H 8C 9C QS".split()}
     play(game, "play AH")
-    assert game.trump == HEARTS
+    assert game.contract().trump == HEARTS
 
 
 def test_a_club_lead_makes_clubs_trump():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS + ", play 8C")
-    assert game.trump == 0
+    assert game.contract().trump == 0
     # seat 2 holds no club: with clubs trump it may play anything
     assert legal_moves(game) == {f"play {c}" for c in "QH 7H 8D 9D TD JD".split()}
 
@@ -176,14 +176,14 @@ def test_scoring_high_low_jack_game():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: AH played by seat 1. Low: the 7H (lowest trump; the deck has no 2) was played by
     # seat 2 although seat 1 captured it. Jack: JH captured by seat 1. Game: team 1, 45 to 21.
     assert result.awards == {"high": 1, "low": 0, "jack": 1, "game": 1}
     assert result.points == {0: 1, 1: 3}
     assert result.made is True
     assert result.deltas == {0: 1, 1: 3}
-    assert game.scores == [1, 3]
+    assert game.match_scores() == (1, 3)
 
 
 def test_low_is_the_lowest_trump_played_when_the_seven_is_not_in_play():
@@ -194,7 +194,7 @@ def test_low_is_the_lowest_trump_played_when_the_seven_is_not_in_play():
     play(game, "play AH")
     assert legal_moves(game) == {"play QH"}  # seat 2 must follow trump
     play_tricks(game, ["QH 9H TH", "KH 7S JH JC", "8C 8D AS AC", "KC 9C 9D 8S", "QC QS TD 9S", "TC 8H JD KS"])
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # trumps played: AH QH 9H TH KH JH 8H; the lowest is the 8H, played by seat 1
     assert result.awards["low"] == 1
     assert result.awards["high"] == 1
@@ -206,10 +206,10 @@ def test_jack_not_in_play_is_not_awarded():
     game = deal(hands, single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, ["AH 7H 9H TH", "KH QH JS JC", "8C 8D 7S AC", "KC 9C 9D 8S", "QC QS TD 9S", "TC 8H JD KS"])
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert "jack" not in result.awards
     assert result.awards == {"high": 1, "low": 0, "game": 1}
-    assert game.scores == [1, 2]
+    assert game.match_scores() == (1, 2)
 
 
 def test_ace_not_in_play_is_not_awarded():
@@ -219,7 +219,7 @@ def test_ace_not_in_play_is_not_awarded():
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, ["KH 7H 9H TH", "AS 8D 7S JC", "8C 9D 8S AC", "KC 9C TD 9S", "QC QS JD KS", "TC 8H QH JH"])
     assert trick_winners(game) == [1, 1, 0, 0, 0, 2]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # KH is the highest trump played, but High is the Ace of trump only; seat 2's QH captures the Jack
     assert "high" not in result.awards
     assert result.awards["jack"] == 0
@@ -230,19 +230,19 @@ def test_bidder_set_loses_the_bid():
     game = deal(single_hand=True)
     play(game, "bid 4, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.points == {0: 1, 1: 3}
     assert result.made is False
     assert result.deltas == {0: 1, 1: -4}
-    assert game.scores == [1, -4]
+    assert game.match_scores() == (1, -4)
 
 
 def test_bid_made_exactly_scores_the_points_taken():
     game = deal(single_hand=True)
     play(game, "bid 3, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.hand_results[-1].made is True
-    assert game.scores == [1, 3]
+    assert game.results()[-1].made is True
+    assert game.match_scores() == (1, 3)
 
 
 def test_any_seat_can_win_the_bid_and_take_the_blinds():
@@ -256,31 +256,27 @@ def test_any_seat_can_win_the_bid_and_take_the_blinds():
 
 
 def test_match_does_not_end_at_21_points():
-    game = deal()
-    game.scores = [20, 25]
+    game = deal(scores=[20, 25])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [21, 28]
+    assert game.match_scores() == (21, 28)
     assert not game.is_over
     assert game.phase == BID
     assert game.dealer == 1  # the deal rotates clockwise
 
 
 def test_match_ends_after_the_tenth_hand_higher_total_wins():
-    game = deal()
-    game.hands_played = 9
-    game.scores = [10, 3]
+    game = deal(hands_played=9, scores=[10, 3])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
     assert game.hands_played == 10
-    assert game.scores == [11, 6]
+    assert game.match_scores() == (11, 6)
     assert game.is_over
     assert game.winners == frozenset({0})
 
 
 def test_match_not_over_after_the_ninth_hand():
-    game = deal()
-    game.hands_played = 8
+    game = deal(hands_played=8)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
     assert game.hands_played == 9
@@ -288,12 +284,10 @@ def test_match_not_over_after_the_ninth_hand():
 
 
 def test_equal_totals_after_ten_hands_are_a_draw():
-    game = deal()
-    game.hands_played = 9
-    game.scores = [5, 3]
+    game = deal(hands_played=9, scores=[5, 3])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [6, 6]
+    assert game.match_scores() == (6, 6)
     assert game.is_over
     assert game.rewards() == [0.0, 0.0, 0.0, 0.0]
 
@@ -304,6 +298,6 @@ def test_a_random_match_lasts_exactly_ten_scored_hands():
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
     assert game.hands_played == 10
-    assert len(game.hand_results) == 10
-    top = max(game.scores)
-    assert game.winners == frozenset(t for t in (0, 1) if game.scores[t] == top)
+    assert len(game.results()) == 10
+    scores = game.match_scores()
+    assert game.winners == frozenset(t for t in (0, 1) if scores[t] == max(scores))

@@ -17,7 +17,17 @@ from __future__ import annotations
 import pytest
 
 from smear_env.game import BID, DISCARD, PLAY, TRUMP, Game
-from tests.scripted import discard_cards, hand_of, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
+from tests.scripted import (
+    discard_cards,
+    hand_of,
+    hand_sizes,
+    legal_moves,
+    new_game,
+    play,
+    play_hand,
+    play_tricks,
+    trick_winners,
+)
 
 PRESET = "minnesota"
 HEARTS = 2
@@ -88,7 +98,7 @@ def test_all_pass_same_dealer_redeals():
     assert game.redeals == 1
     assert game.dealer == 0
     assert game.phase == BID and game.current_player == 1
-    assert game.scores == [0, 0]
+    assert game.match_scores() == (0, 0)
 
 
 MISDEAL_HANDS = [
@@ -107,7 +117,7 @@ def test_hand_of_only_threes_to_nines_may_call_a_misdeal_and_the_same_dealer_red
     assert game.dealer == 0
     assert game.phase == BID and game.current_player == 1
     assert len(game.deals) == 2
-    assert game.hand_results == [] and game.scores == [0, 0]
+    assert game.results() == () and game.match_scores() == (0, 0)
 
 
 def test_misdeal_is_not_allowed_with_a_scoring_card():
@@ -142,7 +152,7 @@ def test_bidder_takes_the_kitty_then_names_trump():
     assert hand_of(game, 1) == set("9C AH KH 2H 3D 4C 5C 6C 7C JH 4S 5S 6S".split())
     assert legal_moves(game) == {"trump C", "trump D", "trump H", "trump S"}
     play(game, "trump H")
-    assert game.trump == HEARTS
+    assert game.contract().trump == HEARTS
     assert game.phase == DISCARD and game.current_player == 1
 
 
@@ -152,16 +162,18 @@ def test_everyone_discards_to_six_non_trumps_first():
     # the bidder may only discard its nine non-trumps
     assert legal_moves(game) == {f"discard {c}" for c in "9C 3D 4C 5C 6C 7C 4S 5S 6S".split()}
     discard_cards(game, DISCARDS[:1])
-    assert game.hands[1].bit_count() == 6
+    assert len(game.hand(1)) == 6
     assert game.current_player == 2
     # seat 2's Jick (JD) is a trump and may not be discarded
     assert legal_moves(game) == {f"discard {c}" for c in "KC QC 4D 5D 6D 7D 8D 9D".split()}
     discard_cards(game, DISCARDS[1:])
     assert game.phase == PLAY and game.current_player == 1
-    assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
+    assert hand_sizes(game) == [6, 6, 6, 6]
 
 
 def test_non_scoring_trumps_only_when_forced_and_never_ace_two_or_jack():
+    # 001 lets a player holding more than six trumps discard non-scoring ones; VARIANTS reads it as non-trumps
+    # first (discard_trump = "when_forced"), unlike smear and schmier, where such a trump may go at once
     hands = [
         "2S 3S 5S 6S 7S 8S 9S TS JS",
         "AH KH QH JH TH 9H 8H 2H 3C",  # seat 1: eight hearts
@@ -256,62 +268,60 @@ def test_a_joker_ranks_above_the_ten_of_trump():
 
 def test_scoring_high_low_played_jack_captured_game():
     game = full_hand("bid 3, pass, pass, pass", single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: AH played by seat 1. Low: 2H played by seat 1 (captured by seat 2). Jack: captured by
     # seat 1. Game: team 1, 29 to 15 (discards count for nobody). The Jick and the jokers score nothing.
     assert result.awards == {"high": 1, "low": 1, "jack": 1, "game": 1}
     assert result.card_points == {0: 15, 1: 29}
     assert result.points == {0: 0, 1: 4}
     assert result.made is True
-    assert game.scores == [0, 4]
+    assert game.match_scores() == (0, 4)
 
 
 def test_low_is_the_two_played_not_the_side_that_captures_it():
     game = full_hand("bid 2, pass, pass, pass", HANDS_LOW_TO_0, TRICKS_LOW_TO_0, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # the 2H is led by seat 0 and captured by seat 1's AH: Low goes to team 0
     assert result.awards == {"high": 1, "low": 0, "jack": 1, "game": 1}
-    assert game.scores == [1, 3]
+    assert game.match_scores() == (1, 3)
 
 
 def test_low_not_awarded_when_the_two_is_not_in_play():
     game = full_hand("bid 2, pass, pass, pass", HANDS_NO_TWO, TRICKS_NO_TWO, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "jack": 1, "game": 1}
-    assert game.scores == [0, 3]
+    assert game.match_scores() == (0, 3)
 
 
 def test_bidder_set_loses_the_bid():
     game = full_hand("bid 4, pass, pass, pass", HANDS_LOW_TO_0, TRICKS_LOW_TO_0, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.points == {0: 1, 1: 3}
     assert result.made is False
-    assert game.scores == [1, -4]
+    assert game.match_scores() == (1, -4)
 
 
 # ------------------------------------------------------------------ shooting the moon
 
 
 def test_moon_made_from_a_positive_score_wins_the_match():
-    game = deal()
-    game.scores = [3, 5]
+    game = deal(scores=[3, 5])
     play(game, "bid moon, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.hand_results[-1].made is True
+    assert game.results()[-1].made is True
     assert game.is_over
     assert game.winners == frozenset({1})
 
 
 def test_moon_made_from_a_negative_score_resets_it_to_zero():
-    game = deal()
-    game.scores = [3, -7]
+    game = deal(scores=[3, -7])
     play(game, "bid moon, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.hand_results[-1].made is True
+    assert game.results()[-1].made is True
     assert not game.is_over
-    assert game.scores == [3, 0]
+    assert game.match_scores() == (3, 0)
 
 
 def test_moon_made_from_zero_resets_to_zero():
@@ -320,28 +330,26 @@ def test_moon_made_from_zero_resets_to_zero():
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
     assert not game.is_over
-    assert game.scores == [0, 0]
+    assert game.match_scores() == (0, 0)
 
 
 def test_moon_failed_loses_the_match():
-    game = deal(HANDS_LOW_TO_0)
-    game.scores = [0, 15]
+    game = deal(HANDS_LOW_TO_0, scores=[0, 15])
     play(game, "bid moon, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
-    assert game.hand_results[-1].made is False  # team 0 took Low
+    assert game.results()[-1].made is False  # team 0 took Low
     assert game.is_over
     assert game.winners == frozenset({0})
 
 
 def test_moon_point_not_in_play_does_not_count_against_it():
-    game = deal(HANDS_NO_TWO)
-    game.scores = [0, 4]
+    game = deal(HANDS_NO_TWO, scores=[0, 4])
     play(game, "bid moon, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_NO_TWO)
-    assert game.hand_results[-1].awards == {"high": 1, "jack": 1, "game": 1}
-    assert game.hand_results[-1].made is True
+    assert game.results()[-1].awards == {"high": 1, "jack": 1, "game": 1}
+    assert game.results()[-1].made is True
     assert game.is_over
     assert game.winners == frozenset({1})
 
@@ -350,37 +358,34 @@ def test_moon_point_not_in_play_does_not_count_against_it():
 
 
 def test_reaching_21_wins():
-    game = deal()
-    game.scores = [10, 18]
+    game = deal(scores=[10, 18])
     play(game, "bid 3, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [10, 22]
+    assert game.match_scores() == (10, 22)
     assert game.is_over and game.winners == frozenset({1})
 
 
 def test_below_21_play_goes_on_with_the_next_dealer():
     game = full_hand("bid 3, pass, pass, pass")
-    assert game.scores == [0, 4]
+    assert game.match_scores() == (0, 4)
     assert not game.is_over
     assert game.phase == BID and game.dealer == 1 and game.current_player == 2
 
 
 def test_both_reach_21_higher_wins():
-    game = deal(HANDS_LOW_TO_0)
-    game.scores = [20, 20]
+    game = deal(HANDS_LOW_TO_0, scores=[20, 20])
     play(game, "bid 2, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
-    assert game.scores == [21, 23]
+    assert game.match_scores() == (21, 23)
     assert game.winners == frozenset({1})
 
 
 def test_both_reach_21_tied_bidding_team_wins():
-    game = deal(HANDS_LOW_TO_0)
-    game.scores = [20, 18]
+    game = deal(HANDS_LOW_TO_0, scores=[20, 18])
     play(game, "bid 2, pass, pass, pass, trump H")
     discard_cards(game, DISCARDS)
     play_tricks(game, TRICKS_LOW_TO_0)
-    assert game.scores == [21, 21]
+    assert game.match_scores() == (21, 21)
     assert game.winners == frozenset({1})

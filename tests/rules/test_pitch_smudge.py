@@ -77,8 +77,8 @@ def test_dealer_may_steal_by_equalling_the_high_bid():
     assert game.current_player == 0
     assert legal_moves(game) == {"pass", "bid 3", "bid 4", "bid 5"}
     play(game, "bid 3")
-    assert game.bidder == 0
-    assert game.high_bid == 3
+    assert game.contract().bidder == 0
+    assert game.contract().bid == 3
     assert game.phase == PLAY and game.current_player == 0  # the dealer is pitcher and leads
 
 
@@ -90,7 +90,7 @@ def test_dealer_is_forced_to_bid_when_the_first_three_pass():
         game.apply_move("pass")
     assert game.redeals == 0
     play(game, "bid 2")
-    assert game.bidder == 0
+    assert game.contract().bidder == 0
     assert game.phase == PLAY and game.current_player == 0
 
 
@@ -101,10 +101,10 @@ def test_no_discards_and_the_first_lead_sets_trump():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass")
     assert game.phase == PLAY and game.current_player == 1
-    assert game.trump == -1
+    assert game.contract().trump is None
     assert legal_moves(game) == {f"play {c}" for c in HANDS[1].split()}
     play(game, "play KH")
-    assert game.trump == HEARTS
+    assert game.contract().trump == HEARTS
 
 
 FOLLOW_HANDS = ["5H 6H KC TD 4D QC", "KH 9C 8C 7C 4H 6C", "3H AC AD KD TC 5S", "JH 2C 2D 3D 3C 4C"]
@@ -134,7 +134,7 @@ def test_trick_winners():
 
 def test_scoring_high_in_play_low_captured_jack_game():
     game = full_hand(2, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: the KH, highest trump in play (no AH dealt), seat 1. Low: the 3H, lowest trump in play
     # (no 2H dealt), played by seat 2 but captured by seat 1. Jack: captured by seat 1.
     # Game: team 0, 34 to 7.
@@ -142,24 +142,24 @@ def test_scoring_high_in_play_low_captured_jack_game():
     assert result.awards == {"high": 1, "low": 1, "jack": 1, "game": 0}
     assert result.points == {0: 1, 1: 3}
     assert result.made is True
-    assert game.scores == [1, 3]
+    assert game.match_scores() == (1, 3)
 
 
 def test_jack_not_dealt_is_not_awarded():
     hands = [HANDS[0], HANDS[1], HANDS[2], "5C 2C 2D 3D 3C 4C"]
     tricks = ["KH 3H 5C 5H", *TRICKS[1:]]
     game = full_hand(2, hands, tricks, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "low": 1, "game": 0}
-    assert game.scores == [1, 2]
+    assert game.match_scores() == (1, 2)
 
 
 def test_bidder_set_loses_the_bid():
     game = full_hand(4, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.made is False
     assert result.deltas == {0: 1, 1: -4}
-    assert game.scores == [1, -4]
+    assert game.match_scores() == (1, -4)
 
 
 # ------------------------------------------------------------------ smudge
@@ -167,85 +167,81 @@ def test_bidder_set_loses_the_bid():
 
 def test_smudge_taking_all_six_tricks_and_all_four_points_scores_five():
     game = full_hand(5, SWEEP_HANDS, SWEEP_TRICKS, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert trick_winners(game) == [1] * 6
     assert result.awards == {"high": 1, "low": 1, "jack": 1, "game": 1}
     assert result.made is True
-    assert game.scores == [0, 5]
+    assert game.match_scores() == (0, 5)
 
 
 def test_a_bid_of_four_taking_everything_scores_only_four():
     game = full_hand(4, SWEEP_HANDS, SWEEP_TRICKS, single_hand=True)
-    assert game.hand_results[-1].made is True
-    assert game.scores == [0, 4]
+    assert game.results()[-1].made is True
+    assert game.match_scores() == (0, 4)
 
 
 def test_smudge_losing_a_trick_is_set_five_even_with_all_four_points():
     hands = [SWEEP_HANDS[0], "AH KH QH JH 2H 3S", SWEEP_HANDS[2], SWEEP_HANDS[3]]
     tricks = [*SWEEP_TRICKS[:5], "3S 8S 6C 6D"]
     game = full_hand(5, hands, tricks, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert trick_winners(game) == [1, 1, 1, 1, 1, 2]
     assert result.points == {0: 0, 1: 4}
     assert result.made is False
-    assert game.scores == [0, -5]
+    assert game.match_scores() == (0, -5)
 
 
 def test_same_hand_bid_four_is_made():
     hands = [SWEEP_HANDS[0], "AH KH QH JH 2H 3S", SWEEP_HANDS[2], SWEEP_HANDS[3]]
     tricks = [*SWEEP_TRICKS[:5], "3S 8S 6C 6D"]
     game = full_hand(4, hands, tricks, single_hand=True)
-    assert game.hand_results[-1].made is True
-    assert game.scores == [0, 4]
+    assert game.results()[-1].made is True
+    assert game.match_scores() == (0, 4)
 
 
 def test_smudge_fails_when_the_jack_is_not_dealt():
     hands = [SWEEP_HANDS[0], "AH KH QH TH 2H AS", SWEEP_HANDS[2], SWEEP_HANDS[3]]
     tricks = [*SWEEP_TRICKS[:3], "TH 6S 4C 4D", *SWEEP_TRICKS[4:]]
     game = full_hand(5, hands, tricks, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert trick_winners(game) == [1] * 6
     assert result.awards == {"high": 1, "low": 1, "game": 1}
     assert result.made is False
-    assert game.scores == [0, -5]
+    assert game.match_scores() == (0, -5)
 
 
 # ------------------------------------------------------------------ match end
 
 
 def test_side_reaching_21_against_the_bid_does_not_win():
-    game = deal()
-    game.scores = [20, 0]
+    game = deal(scores=[20, 0])
     play(game, "bid 2, pass, pass, pass")
     play_tricks(game, TRICKS)
-    assert game.scores == [21, 3]
+    assert game.match_scores() == (21, 3)
     assert not game.is_over
     assert game.phase == BID and game.dealer == 1
 
 
 def test_bidding_side_that_makes_its_bid_wins_at_21():
-    game = deal()
-    game.scores = [0, 18]
+    game = deal(scores=[0, 18])
     play(game, "bid 2, pass, pass, pass")
     play_tricks(game, TRICKS)
-    assert game.scores == [1, 21]
+    assert game.match_scores() == (1, 21)
     assert game.is_over and game.winners == frozenset({1})
 
 
 def test_winner_may_have_fewer_points_than_the_loser():
     # 003's example: we have 18, they have 24; we bid 3 and make it, they take 1: we win 21 to 25.
-    game = deal()
-    game.scores = [24, 18]
+    game = deal(scores=[24, 18])
     play(game, "bid 3, pass, pass, pass")
     play_tricks(game, TRICKS)
-    assert game.scores == [25, 21]
+    assert game.match_scores() == (25, 21)
     assert game.is_over and game.winners == frozenset({1})
 
 
 def test_bidding_side_set_does_not_win_even_at_21():
-    game = deal()
-    game.scores = [0, 25]
+    game = deal(scores=[0, 25])
     play(game, "bid 4, pass, pass, pass")
     play_tricks(game, TRICKS)
-    assert game.scores == [1, 21]
+    assert game.match_scores() == (1, 21)
     assert not game.is_over

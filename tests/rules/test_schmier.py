@@ -21,7 +21,7 @@ import pytest
 from smear_env.actions import DISCARD_BASE, DONE
 from smear_env.cards import format_card, parse_cards
 from smear_env.game import BID, DISCARD, OVER, PLAY, Game
-from tests.scripted import deal_with_rest_as_stock, hand_of, legal_moves, play, play_tricks, trick_winners
+from tests.scripted import deal_with_rest_as_stock, hand_of, hand_sizes, legal_moves, play, play_tricks, trick_winners
 
 PRESET = "schmier"
 PASSES = "pass, pass, pass, pass, pass"  # the five seats after seat 1
@@ -85,7 +85,7 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.dealer == 5
     assert game.current_player == 0
     assert game.redeals == 1
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_non_dealers_exchange_up_to_three_non_trumps_then_the_dealer_takes_the_rest() -> None:
@@ -114,10 +114,12 @@ def test_non_dealers_exchange_up_to_three_non_trumps_then_the_dealer_takes_the_r
     assert legal_moves(game) == {f"discard {c}" for c in hand_of(game, 0) - {"7H", "4H", "6H"}}
     keep_dealt_hands(game, HANDS)
     assert game.phase == PLAY
-    assert [h.bit_count() for h in game.hands] == [6] * 6
+    assert hand_sizes(game) == [6] * 6
 
 
 def test_the_dealer_with_more_than_six_trumps_discards_trump_but_never_a_protected_one() -> None:
+    # 000 (Schmier): "may never discard cards of the trump suit, unless his hand consists of more than six
+    # such cards ..., and in any event he may never discard the Joker, the Bauers, the two ... or the Ace".
     hands = [
         "AH 2H JH JD JK KH",  # seat 0, the dealer: the stock brings the QH, TH and 9H
         "8H 2C 3C 4C 5C 6C",
@@ -133,15 +135,35 @@ def test_the_dealer_with_more_than_six_trumps_discards_trump_but_never_a_protect
     assert len(hand_of(game, 0)) == 23  # 9 trumps and 14 non-trumps
     non_trumps = {c for c in hand_of(game, 0) if c[-1] in "SD" and c != "JD"}
     assert len(non_trumps) == 14
+    # holding nine trumps, an unprotected trump may go at once, before the non-trumps
+    unprotected = {"discard KH", "discard QH", "discard TH", "discard 9H"}
+    assert legal_moves(game) == {f"discard {c}" for c in non_trumps} | unprotected
+    play(game, "discard QH, discard TH")
+    assert legal_moves(game) == {f"discard {c}" for c in non_trumps} | {"discard KH", "discard 9H"}
+    play(game, "discard 9H")  # down to six trumps: no more trump may go
     assert legal_moves(game) == {f"discard {c}" for c in non_trumps}
-    play(game, ", ".join(f"discard {c}" for c in sorted(non_trumps)))  # the 14 non-trumps go first...
-    assert game.current_player == 0
-    assert len(hand_of(game, 0)) == 9
-    # ...then only a trump that is not the Ace, the 2, a Bauer or the Joker
-    assert legal_moves(game) == {"discard KH", "discard QH", "discard TH", "discard 9H"}
-    play(game, "discard QH, discard TH, discard 9H")
+    play(game, ", ".join(f"discard {c}" for c in sorted(non_trumps)))
     assert game.phase == PLAY
     assert hand_of(game, 0) == {"AH", "2H", "JH", "JD", "JK", "KH"}
+
+
+def test_a_dealer_holding_six_trumps_discards_only_non_trumps() -> None:
+    hands = [
+        "AH 2H JH JD JK KH",  # seat 0, the dealer: six trumps, and the stock brings none
+        "8H 2C 3C 4C 5C 9H",
+        "7H 7C 8C 9C TH JC",
+        "6H QC KC AC 2D 3D",
+        "5H 4D 5D 6D QH 8D",
+        "4H 3H 9D TD QD KD",
+    ]
+    game = deal(hands)
+    play(game, f"bid 3, {PASSES}, trump H, done, done, done, done, done")
+    assert game.current_player == 0
+    trumps = {"AH", "2H", "JH", "JD", "JK", "KH"}
+    assert len(hand_of(game, 0)) == 23 and hand_of(game, 0) >= trumps
+    assert legal_moves(game) == {f"discard {c}" for c in hand_of(game, 0) - trumps}
+    play(game, ", ".join(f"discard {c}" for c in sorted(hand_of(game, 0) - trumps)))
+    assert game.phase == PLAY and hand_of(game, 0) == trumps
 
 
 # All 15 trumps are dealt; seat 1 leads a spade, then seat 3 leads the TH.
@@ -197,7 +219,7 @@ def test_the_right_bauer_beats_the_left_and_the_left_is_no_diamond() -> None:
 def test_every_category_scored_and_the_bid_made() -> None:
     game = main_hand(3, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {
         "high": 1,  # AH played by seat 1
         "low": 0,  # 2H played by seat 2
@@ -209,16 +231,16 @@ def test_every_category_scored_and_the_bid_made() -> None:
     assert result.card_points == {0: 34, 1: 36}  # the Joker counts 1
     assert result.points == {0: 3, 1: 3}
     assert result.made
-    assert game.scores == [3, 3]
+    assert game.match_scores() == (3, 3)
     assert game.phase == OVER
 
 
 def test_set_subtracts_the_bid_and_opponents_add_their_points() -> None:
     game = main_hand(4, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert not result.made
     assert result.deltas == {0: 3, 1: -4}
-    assert game.scores == [3, -4]
+    assert game.match_scores() == (3, -4)
 
 
 def test_game_tie_goes_to_nobody_counting_the_joker_as_one() -> None:
@@ -227,12 +249,12 @@ def test_game_tie_goes_to_nobody_counting_the_joker_as_one() -> None:
     tricks = [TRICKS[0], "3H JH TH KH JK 4H"] + TRICKS[2:5] + ["QH 6H 5H 2S 3S 4S"]
     game = main_hand(3, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 35, 1: 35}  # with the Joker worth 0, team 1 would have Game
     assert result.awards == {"high": 1, "low": 0, "jack": 0, "jick": 1, "joker": 0}
     assert result.points == {0: 3, 1: 2}
     assert not result.made
-    assert game.scores == [3, -3]
+    assert game.match_scores() == (3, -3)
 
 
 @pytest.mark.parametrize(
@@ -245,23 +267,21 @@ def test_game_tie_goes_to_nobody_counting_the_joker_as_one() -> None:
     ],
 )
 def test_match_to_21_and_its_tie_breaks(before: list[int], after: list[int], winners: set[int]) -> None:
-    game = deal(HANDS)
-    game.scores = list(before)
+    game = deal(HANDS, scores=list(before))
     play(game, f"bid 3, {PASSES}, trump H")
     keep_dealt_hands(game, HANDS)
     play_tricks(game, TRICKS)
-    assert game.scores == after
+    assert game.match_scores() == tuple(after)
     assert game.is_over
     assert game.winners == frozenset(winners)
 
 
 def test_match_goes_on_below_21_with_the_deal_passing_left() -> None:
-    game = deal(HANDS)
-    game.scores = [10, 17]
+    game = deal(HANDS, scores=[10, 17])
     play(game, f"bid 4, {PASSES}, trump H")
     keep_dealt_hands(game, HANDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [13, 13]
+    assert game.match_scores() == (13, 13)
     assert not game.is_over
     assert game.phase == BID
     assert game.dealer == 1

@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 
 from smear_env.game import BID, PLAY, Game
-from tests.scripted import deal_with_blinds, legal_moves, play, play_hand, play_tricks, trick_winners
+from smear_env.rules import get_rules
+from tests.scripted import deal_with_blinds, hand_sizes, legal_moves, play, play_hand, play_tricks, trick_winners
 
 PRESET = "six_point"
 HEARTS = 2
@@ -64,17 +65,17 @@ def test_all_pass_same_dealer_redeals():
     assert game.dealer == 0
     assert game.phase == BID
     assert game.current_player == 1
-    assert game.scores == [0, 0]
+    assert game.match_scores() == (0, 0)
 
 
 def test_bidder_takes_and_discards_two_blinds():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass")
-    assert game.hands[1].bit_count() == 8
+    assert len(game.hand(1)) == 8
     assert {"discard 7D", "discard 8D"} <= legal_moves(game)
     play(game, DISCARDS)
     assert game.phase == PLAY and game.current_player == 1
-    assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
+    assert hand_sizes(game) == [6, 6, 6, 6]
 
 
 # ------------------------------------------------------------------ trump and the first lead
@@ -83,12 +84,28 @@ def test_bidder_takes_and_discards_two_blinds():
 def test_first_lead_sets_trump_and_may_not_be_a_joker():
     game = deal(single_hand=True)
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
-    assert game.trump == -1
+    assert game.contract().trump is None
     assert legal_moves(game) == {"play AH", "play KH", "play 8C", "play 9C", "play TC"}
     with pytest.raises(ValueError):
         game.apply_move("play JK")
     play(game, "play AH")
-    assert game.trump == HEARTS
+    assert game.contract().trump == HEARTS
+
+
+@pytest.mark.parametrize("cards", [1, 2])
+def test_hands_too_small_to_hold_a_plain_card_beside_both_jokers_are_refused(cards: int) -> None:
+    # with one or two cards a bidder could keep only jokers, and no joker can set trump
+    with pytest.raises(ValueError, match="play_hand_size is impossible: .* could hold only jokers"):
+        get_rules(PRESET, hand_size=cards, play_hand_size=cards)
+
+
+def test_a_bidder_keeping_both_jokers_of_three_cards_leads_its_plain_card() -> None:
+    hands = ["7H 8H 9H", "JK JK2 7C", "7S 8S 9S", "TH JH QH"]
+    game = deal(hands, blinds="8C 9C", hand_size=3, play_hand_size=3, single_hand=True)
+    play(game, "bid 2, pass, pass, pass, discard 7C, discard 8C")  # keeps JK JK2 9C
+    assert legal_moves(game) == {"play 9C"}
+    play(game, "play 9C")
+    assert game.contract().trump == 0  # clubs
 
 
 def test_a_joker_may_be_led_once_trump_is_set():
@@ -109,7 +126,7 @@ def test_jokers_are_trumps_that_rank_below_the_seven():
     hands = ["AC AD KD QD JD TD", "7H 8C 9C TC JC QC", "JK2 AS KS QS JS TS", "JK 7S 8S 9S 7D 8D"]
     game = deal(hands, blinds="7C 9D", single_hand=True)
     play(game, "bid 2, pass, pass, pass, discard 7C, discard 9D, play 7H")
-    assert game.trump == HEARTS
+    assert game.contract().trump == HEARTS
     assert legal_moves(game) == {"play JK2"}  # trump led must be followed: the joker is a trump
     play(game, "play JK2")
     assert legal_moves(game) == {"play JK"}
@@ -146,7 +163,7 @@ def test_trick_winners_with_jokers_lowest():
 
 def test_scoring_low_ignores_jokers_and_jokers_score_when_captured():
     game = main_hand()
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: AH played by seat 1. Low: the 7H (seat 0); the jokers, though lower trumps, do not count.
     # Jack: JH captured by seat 0. Joker 1: led by seat 1, captured by seat 0. Joker 2: played by
     # seat 3, captured by seat 1. Game: team 0, 48 to 9.
@@ -154,15 +171,15 @@ def test_scoring_low_ignores_jokers_and_jokers_score_when_captured():
     assert result.points == {0: 4, 1: 2}
     assert result.card_points == {0: 48, 1: 9}  # jokers are worth no card points
     assert result.made is True
-    assert game.scores == [4, 2]
+    assert game.match_scores() == (4, 2)
 
 
 def test_bidder_set_loses_the_bid():
     game = main_hand(bid=3)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.made is False
     assert result.deltas == {0: 4, 1: -3}
-    assert game.scores == [4, -3]
+    assert game.match_scores() == (4, -3)
 
 
 def test_a_discarded_joker_is_not_in_play_and_not_awarded():
@@ -171,10 +188,10 @@ def test_a_discarded_joker_is_not_in_play_and_not_awarded():
     game = deal(hands, blinds="JK2 8D", single_hand=True)
     play(game, "bid 2, pass, pass, pass, discard JK2, discard 8D")
     play_tricks(game, ["AH 8H 9H 7H", "KH 8S 7D QH", "JK 9S 7S JH", "TH 8C TS 7C", "AS 9C JS KC", "KS TC QC AC"])
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "low": 0, "jack": 0, "joker": 0, "game": 0}
     assert result.points == {0: 4, 1: 1}
-    assert game.scores == [4, -2]
+    assert game.match_scores() == (4, -2)
 
 
 # ------------------------------------------------------------------ match end
@@ -183,37 +200,33 @@ def test_a_discarded_joker_is_not_in_play_and_not_awarded():
 def test_reaching_21_wins():
     game = main_hand(single_hand=False)
     assert not game.is_over and game.phase == BID and game.dealer == 1
-    game = deal()
-    game.scores = [17, 0]
+    game = deal(scores=[17, 0])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [21, 2]
+    assert game.match_scores() == (21, 2)
     assert game.is_over
     assert game.winners == frozenset({0})
 
 
 def test_not_over_below_21():
-    game = deal()
-    game.scores = [16, 18]
+    game = deal(scores=[16, 18])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [20, 20]
+    assert game.match_scores() == (20, 20)
     assert not game.is_over
 
 
 def test_both_reach_21_higher_score_wins():
-    game = deal()
-    game.scores = [20, 20]
+    game = deal(scores=[20, 20])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [24, 22]
+    assert game.match_scores() == (24, 22)
     assert game.winners == frozenset({0})
 
 
 def test_both_reach_21_tied_bidding_team_wins():
-    game = deal()
-    game.scores = [18, 20]
+    game = deal(scores=[18, 20])
     play(game, "bid 2, pass, pass, pass, " + DISCARDS)
     play_tricks(game, TRICKS)
-    assert game.scores == [22, 22]
+    assert game.match_scores() == (22, 22)
     assert game.winners == frozenset({1})

@@ -62,7 +62,7 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.dealer == 1
     assert game.current_player == 2
     assert game.redeals == 1
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_everyone_discards_exactly_three_and_no_trump() -> None:
@@ -82,7 +82,9 @@ def test_everyone_discards_exactly_three_and_no_trump() -> None:
     assert game.drawn_counts == [0, 0, 0, 0]
 
 
-def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trumps() -> None:
+def test_a_player_with_more_than_six_trumps_may_discard_trump_at_once() -> None:
+    # 000 (Smear): "A player may never discard cards of the trump suit, unless he has more than six cards
+    # from this trump suit in his hand": holding eight, a trump may go before the club.
     hands = [
         "2D 3D 4D 5D 6D 7D 8D 9D TD",
         "AH KH QH JH TH 9H JK JK2 2C",  # eight trumps (the jokers are trumps) and a club
@@ -91,12 +93,27 @@ def test_a_player_with_more_than_six_trumps_discards_trump_once_out_of_non_trump
     ]
     game = new_game(PRESET, hands=hands)
     play(game, "bid 4, pass, pass, pass, trump H")
+    every_card = {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2 2C".split()}
+    assert legal_moves(game) == every_card
+    play(game, "discard 9H")
+    assert legal_moves(game) == every_card - {"discard 9H"}  # still seven trumps
+    play(game, "discard TH")  # six trumps left: only the club may go
     assert legal_moves(game) == {"discard 2C"}
     play(game, "discard 2C")
-    assert legal_moves(game) == {f"discard {c}" for c in "AH KH QH JH TH 9H JK JK2".split()}
-    play(game, "discard 9H, discard TH")
     assert game.current_player == 2
     assert hand_of(game, 1) == {"AH", "KH", "QH", "JH", "JK", "JK2"}
+
+
+def test_a_player_with_six_trumps_discards_only_non_trumps() -> None:
+    hands = [
+        "2D 3D 4D 5D 6D 7D 8D 9D TD",
+        "AH KH QH JH JK JK2 2C 3C QS",  # six trumps and three others
+        "2S 3S 4S 5S 6S 7S 8S 9S TS",
+        "4C 5C 6C 7C 8C 9C TC JC KC",
+    ]
+    game = new_game(PRESET, hands=hands)
+    play(game, "bid 4, pass, pass, pass, trump H")
+    assert legal_moves(game) == {"discard 2C", "discard 3C", "discard QS"}
 
 
 def test_follow_or_trump() -> None:
@@ -158,21 +175,21 @@ def test_the_jack_beats_a_joker() -> None:
 def test_every_category_scored_and_the_bid_made() -> None:
     game = main_hand(2, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "low": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 21}
     assert result.points == {0: 2, 1: 2}
     assert result.made
-    assert game.scores == [2, 2]
+    assert game.match_scores() == (2, 2)
     assert game.phase == OVER
 
 
 def test_set_subtracts_the_bid_and_opponents_add_their_points() -> None:
     game = main_hand(3, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert not result.made
     assert result.deltas == {0: 2, 1: -3}
-    assert game.scores == [2, -3]
+    assert game.match_scores() == (2, -3)
 
 
 def test_high_needs_the_ace_in_play() -> None:
@@ -181,12 +198,12 @@ def test_high_needs_the_ace_in_play() -> None:
     tricks = ["KH 3H 2H 4H"] + TRICKS[1:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"low": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 20}
     assert result.points == {0: 2, 1: 1}
     assert not result.made
-    assert game.scores == [2, -2]
+    assert game.match_scores() == (2, -2)
 
 
 def test_low_needs_the_two_in_play() -> None:
@@ -195,12 +212,12 @@ def test_low_needs_the_two_in_play() -> None:
     tricks = ["AH 3H 7H 4H"] + TRICKS[1:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {"high": 1, "jack": 0, "game": 0}
     assert result.card_points == {0: 24, 1: 21}
     assert result.points == {0: 2, 1: 1}
     assert not result.made
-    assert game.scores == [2, -2]
+    assert game.match_scores() == (2, -2)
 
 
 def test_game_tie_goes_to_nobody_and_jokers_score_nothing() -> None:
@@ -209,12 +226,12 @@ def test_game_tie_goes_to_nobody_and_jokers_score_nothing() -> None:
     tricks = ["AH 3H 2H KH", TRICKS[1], "JH 5H QH JK"] + TRICKS[3:]
     game = main_hand(2, hands=hands, tricks=tricks, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 24, 1: 24}
     assert result.awards == {"high": 1, "low": 1, "jack": 0}
     assert result.points == {0: 1, 1: 2}
     assert result.made
-    assert game.scores == [1, 2]
+    assert game.match_scores() == (1, 2)
 
 
 def rotated(dealer: int) -> list[str]:
@@ -225,10 +242,10 @@ def rotated(dealer: int) -> list[str]:
     return hands
 
 
-def ten_hand_match() -> Game:
+def ten_hand_match(scores: list[int] | None = None) -> Game:
     """A match whose 10 deals are the main deal turned with the dealer: each hand scores +2 to both teams."""
     deals = [Deal.parse(rotated(k % 4)) for k in range(10)]
-    return Game(get_rules(PRESET), seed=0, dealer=0, deals=deals)
+    return Game(get_rules(PRESET), seed=0, dealer=0, deals=deals, scores=scores)
 
 
 def play_main_hand(game: Game) -> None:
@@ -241,23 +258,22 @@ def test_the_match_lasts_ten_hands_and_equal_totals_are_a_draw() -> None:
         assert game.dealer == k % 4
         play_main_hand(game)
         assert not game.is_over
-    assert game.scores == [18, 18]
+    assert game.match_scores() == (18, 18)
     play_main_hand(game)
     assert game.is_over
-    assert len(game.hand_results) == 10
-    assert game.scores == [20, 20]
+    assert len(game.results()) == 10
+    assert game.match_scores() == (20, 20)
     assert game.winners in (frozenset(), frozenset({0, 1}))  # a draw: nobody wins alone
     assert game.rewards() == [0.0, 0.0, 0.0, 0.0]
 
 
 def test_the_highest_total_after_ten_hands_wins_and_no_target_ends_it_early() -> None:
-    game = ten_hand_match()
-    game.scores = [30, 0]
+    game = ten_hand_match(scores=[30, 0])
     play_main_hand(game)
-    assert game.scores == [32, 2]
+    assert game.match_scores() == (32, 2)
     assert not game.is_over  # 21 or 52 mean nothing here
     for _ in range(9):
         play_main_hand(game)
     assert game.is_over
-    assert game.scores == [50, 20]
+    assert game.match_scores() == (50, 20)
     assert game.winners == frozenset({0})

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.cards import cards_of, format_card
+from smear_env.cards import format_card
 from smear_env.game import BID, DISCARD, OVER, PLAY, Game
 from tests.scripted import (
     deal_keeping,
     discard_down,
     hand_of,
+    hand_sizes,
     legal_moves,
     new_game,
     play,
@@ -80,7 +81,7 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.current_player == 3
     assert game.redeals == 1
     assert len(game.deals) == 2
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_bidder_takes_the_14_stock_cards_and_discards_18_the_others_4() -> None:
@@ -88,12 +89,12 @@ def test_bidder_takes_the_14_stock_cards_and_discards_18_the_others_4() -> None:
     play(game, "bid 5, pass, pass, pass, trump H")
     assert game.phase == DISCARD
     assert game.drawn_counts == [0, 14, 0, 0]
-    assert [h.bit_count() for h in game.hands] == [10, 24, 10, 10]
+    assert hand_sizes(game) == [10, 24, 10, 10]
     assert game.current_player == 1  # discards start left of the dealer
     discard_down(game, KEEPS)
     assert game.phase == PLAY
     assert game.discard_counts == [4, 18, 4, 4]
-    assert [h.bit_count() for h in game.hands] == [6, 6, 6, 6]
+    assert hand_sizes(game) == [6, 6, 6, 6]
 
 
 # Seats 0 and 2 are dealt eight trumps and two clubs; the bidder (seat 1) is dealt no trump at all.
@@ -237,7 +238,7 @@ def test_two_jokers_the_first_played_wins(first: str, second: str) -> None:
 def test_every_category_scored_and_the_bid_made() -> None:
     game = main_hand(5, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {
         "high": 1,  # AH played by seat 3
         "low": 0,  # 2H played by seat 0 (captured by seat 3: Low goes to who played it)
@@ -252,17 +253,17 @@ def test_every_category_scored_and_the_bid_made() -> None:
     assert result.points == {0: 5, 1: 5}
     assert result.made
     assert result.deltas == {0: 5, 1: 5}
-    assert game.scores == [5, 5]
+    assert game.match_scores() == (5, 5)
     assert game.phase == OVER
 
 
 def test_set_subtracts_the_bid_and_opponents_add_their_points() -> None:
     game = main_hand(6, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.points == {0: 5, 1: 5}
     assert not result.made
     assert result.deltas == {0: 5, 1: -6}
-    assert game.scores == [5, -6]
+    assert game.match_scores() == (5, -6)
 
 
 # The bidder keeps six trumps and is forced to discard the JH, 3H and 2H it took from the stock.
@@ -287,15 +288,15 @@ def test_points_whose_card_is_not_in_play_are_not_awarded() -> None:
     play(game, "bid 5, pass, pass, pass, trump H")
     assert {"JH", "3H", "2H"} <= hand_of(game, 1)
     discard_down(game, OUT_KEEPS)
-    assert {"JH", "3H", "2H"} <= {format_card(c) for c in cards_of(game.discarded[1])}
+    assert {"JH", "3H", "2H"} <= {format_card(c) for c in game.discards(1)}
     play_tricks(game, OUT_TRICKS)
     assert trick_winners(game) == [1, 1, 1, 1, 1, 1]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # no Jack, no Trey; Low is the lowest trump played (4H, seat 2), not the discarded 2H
     assert result.awards == {"high": 1, "low": 0, "jick": 1, "joker": 1, "joker2": 1, "game": 1}
     assert result.card_points == {0: 0, 1: 58}
     assert result.points == {0: 1, 1: 5}
-    assert game.scores == [1, 5]
+    assert game.match_scores() == (1, 5)
 
 
 def test_forced_trump_discards_are_free_to_include_scoring_trumps() -> None:
@@ -328,13 +329,13 @@ def test_game_tie_goes_to_nobody() -> None:
     discard_down(game, keeps)
     play_tricks(game, tricks)
     assert trick_winners(game) == [1, 1, 1, 0, 0, 3]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 14, 1: 14}
     assert "game" not in result.awards
     assert result.awards == {"high": 1, "low": 0, "jack": 1, "jick": 1, "joker": 1, "joker2": 0, "trey": 1}
     assert result.points == {0: 2, 1: 7}
     assert result.made  # exactly the 7 bid
-    assert game.scores == [2, 7]
+    assert game.match_scores() == (2, 7)
 
 
 @pytest.mark.parametrize(
@@ -347,23 +348,21 @@ def test_game_tie_goes_to_nobody() -> None:
     ],
 )
 def test_match_to_52_and_its_tie_breaks(before: list[int], after: list[int], winners: set[int]) -> None:
-    game = deal(KEEPS)
-    game.scores = list(before)
+    game = deal(KEEPS, scores=list(before))
     play(game, "bid 5, pass, pass, pass, trump H")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == after
+    assert game.match_scores() == tuple(after)
     assert game.is_over
     assert game.winners == frozenset(winners)
 
 
 def test_match_goes_on_below_52_with_the_deal_passing_left() -> None:
-    game = deal(KEEPS)
-    game.scores = [30, 40]  # 21 is not the target
+    game = deal(KEEPS, scores=[30, 40])  # 21 is not the target
     play(game, "bid 5, pass, pass, pass, trump H")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == [35, 45]
+    assert game.match_scores() == (35, 45)
     assert not game.is_over
     assert game.phase == BID
     assert game.dealer == 1
@@ -371,10 +370,9 @@ def test_match_goes_on_below_52_with_the_deal_passing_left() -> None:
 
 
 def test_a_set_can_drive_the_score_negative_and_opponents_still_win_on_52() -> None:
-    game = deal(KEEPS)
-    game.scores = [47, 2]
+    game = deal(KEEPS, scores=[47, 2])
     play(game, "bid 8, pass, pass, pass, trump H")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == [52, -6]
+    assert game.match_scores() == (52, -6)
     assert game.winners == frozenset({0})

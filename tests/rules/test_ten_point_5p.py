@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import pytest
 
-from smear_env.cards import cards_of, format_card
+from smear_env.cards import format_card
 from smear_env.game import BID, CALL, DISCARD, OVER, PLAY, Game
 from tests.scripted import (
     deal_keeping,
     discard_down,
+    hand_sizes,
     legal_moves,
     new_game,
     play,
@@ -83,7 +84,7 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.dealer == 4
     assert game.current_player == 0
     assert game.redeals == 1
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_the_bidder_may_call_any_trump_but_its_own_and_the_trey() -> None:
@@ -101,13 +102,13 @@ def test_everyone_discards_4_and_nobody_takes_the_unused_4() -> None:
     game = deal(KEEPS)
     assert len(undealt(game)) == 4
     play(game, f"bid 5, {PASSES}, trump H, call KH")
-    assert game.partner == 3
+    assert game.contract().partner == 3
     assert game.phase == DISCARD and game.current_player == 1
     discard_down(game, KEEPS)
     assert game.phase == PLAY
     assert game.drawn_counts == [0] * 5
     assert game.discard_counts == [4] * 5
-    assert [h.bit_count() for h in game.hands] == [6] * 5
+    assert hand_sizes(game) == [6] * 5
 
 
 def test_bidder_leads_trump_and_the_partner_must_play_the_called_card() -> None:
@@ -134,7 +135,7 @@ def test_the_partner_may_not_discard_the_called_card() -> None:
     ]
     game = new_game(PRESET, hands=hands, single_hand=True)
     play(game, f"bid 4, {PASSES}, trump H, call KH")
-    assert game.partner == 3
+    assert game.contract().partner == 3
     play(game, "discard 2D, discard 3D, discard 4D, discard 5D, discard 2S, discard 3S, discard 4S, discard 5S")
     assert game.current_player == 3
     assert legal_moves(game) == {"discard QC", "discard KC"}
@@ -146,7 +147,7 @@ def test_the_partner_may_not_discard_the_called_card() -> None:
 def test_partners_share_a_side_and_are_set_together() -> None:
     game = main_hand(5, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.side_of_seat == [0, 1, 2, 1, 4]
     assert result.awards == {
         "high": 0,  # AH played by seat 0
@@ -161,15 +162,15 @@ def test_partners_share_a_side_and_are_set_together() -> None:
     assert result.card_points == {0: 4, 1: 4, 2: 47, 4: 0}
     assert result.points == {0: 2, 1: 4, 2: 3, 4: 1}
     assert not result.made  # 4 taken, 5 bid
-    assert game.scores == [2, -5, 3, -5, 1]  # the partner is set with the bidder
+    assert game.match_scores() == (2, -5, 3, -5, 1)  # the partner is set with the bidder
     assert game.phase == OVER
 
 
 def test_partners_both_score_when_the_bid_is_made() -> None:
     game = main_hand(4, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.made
-    assert game.scores == [2, 4, 3, 4, 1]
+    assert game.match_scores() == (2, 4, 3, 4, 1)
 
 
 # Variant: the 9H is one of the 4 unused cards (seat 3 holds the 8C instead) and seat 1 calls it.
@@ -188,13 +189,13 @@ def test_a_called_card_nobody_holds_leaves_the_bidder_alone() -> None:
     game = deal(ALONE_KEEPS, single_hand=True)
     assert "9H" in undealt(game)
     play(game, f"bid 4, {PASSES}, trump H, call 9H")
-    assert game.partner == -1
+    assert game.contract().partner is None
     discard_down(game, ALONE_KEEPS)
     play(game, "play JD, play 3H")
     assert legal_moves(game) == {"play KH", "play JK"}  # no called card to force
     play_tricks(game, ["KH 4H 5H"] + ALONE_TRICKS[1:])
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.side_of_seat == [0, 1, 2, 3, 4]
     assert result.awards == {
         "high": 0,
@@ -209,7 +210,7 @@ def test_a_called_card_nobody_holds_leaves_the_bidder_alone() -> None:
     assert result.card_points == {0: 4, 1: 0, 2: 47, 3: 4, 4: 0}
     assert result.points == {0: 2, 1: 0, 2: 3, 3: 4, 4: 1}
     assert not result.made
-    assert game.scores == [2, -4, 3, 4, 1]
+    assert game.match_scores() == (2, -4, 3, 4, 1)
 
 
 # Seat 1 and partner seat 3 tie seat 0 on 11 card points; the Jick (JD) is one of the unused 4.
@@ -237,12 +238,12 @@ def test_game_tie_goes_to_nobody_and_an_unused_jick_scores_nothing() -> None:
     discard_down(game, TIE_KEEPS)
     play_tricks(game, TIE_TRICKS)
     assert trick_winners(game) == [1, 1, 0, 1, 0, 4]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 11, 1: 11, 2: 0, 4: 0}
     assert result.awards == {"high": 1, "low": 2, "jack": 0, "joker": 0, "joker2": 0, "trey": 1}
     assert result.points == {0: 3, 1: 4, 2: 1, 4: 0}
     assert result.made
-    assert game.scores == [3, 4, 1, 4, 0]
+    assert game.match_scores() == (3, 4, 1, 4, 0)
 
 
 @pytest.mark.parametrize(
@@ -256,12 +257,11 @@ def test_game_tie_goes_to_nobody_and_an_unused_jick_scores_nothing() -> None:
     ],
 )
 def test_match_to_52_and_its_tie_breaks(before: list[int], after: list[int], winners: set[int]) -> None:
-    game = deal(KEEPS)
-    game.scores = list(before)
+    game = deal(KEEPS, scores=list(before))
     play(game, f"bid 4, {PASSES}, trump H, call KH")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == after
+    assert game.match_scores() == tuple(after)
     assert game.is_over
     assert game.winners == frozenset(winners)
 
@@ -271,10 +271,10 @@ def test_match_goes_on_below_52_and_the_partnership_ends_with_the_hand() -> None
     play(game, f"bid 4, {PASSES}, trump H, call KH")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == [2, 4, 3, 4, 1]
+    assert game.match_scores() == (2, 4, 3, 4, 1)
     assert not game.is_over
     assert game.phase == BID
     assert game.dealer == 1
     assert game.current_player == 2
-    assert game.partner == -1
-    assert [len(cards_of(h)) for h in game.hands] == [10] * 5  # a fresh deal
+    assert game.contract().partner is None
+    assert hand_sizes(game) == [10] * 5  # a fresh deal

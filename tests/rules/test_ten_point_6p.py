@@ -15,7 +15,16 @@ from __future__ import annotations
 import pytest
 
 from smear_env.game import BID, OVER, PLAY, Game
-from tests.scripted import deal_keeping, discard_down, legal_moves, play, play_hand, play_tricks, trick_winners
+from tests.scripted import (
+    deal_keeping,
+    discard_down,
+    hand_sizes,
+    legal_moves,
+    play,
+    play_hand,
+    play_tricks,
+    trick_winners,
+)
 
 PRESET = "ten_point_6p"
 PASSES = "pass, pass, pass, pass, pass"  # the five seats after seat 1
@@ -65,20 +74,20 @@ def test_all_pass_the_same_dealer_redeals() -> None:
     assert game.dealer == 3
     assert game.current_player == 4
     assert game.redeals == 1
-    assert game.hand_results == []
+    assert game.results() == ()
 
 
 def test_bidder_takes_the_6_stock_cards_and_discards_8_the_others_2() -> None:
     game = deal(KEEPS)
-    assert [h.bit_count() for h in game.hands] == [8] * 6
+    assert hand_sizes(game) == [8] * 6
     play(game, f"bid 6, {PASSES}, trump H")
     assert game.drawn_counts == [0, 6, 0, 0, 0, 0]
-    assert [h.bit_count() for h in game.hands] == [8, 14, 8, 8, 8, 8]
+    assert hand_sizes(game) == [8, 14, 8, 8, 8, 8]
     assert game.current_player == 1
     discard_down(game, KEEPS)
     assert game.phase == PLAY
     assert game.discard_counts == [2, 8, 2, 2, 2, 2]
-    assert [h.bit_count() for h in game.hands] == [6] * 6
+    assert hand_sizes(game) == [6] * 6
 
 
 def test_no_trump_is_discarded_while_a_non_trump_is_held() -> None:
@@ -114,7 +123,7 @@ def test_a_side_suit_led_must_be_followed_by_a_player_without_trump() -> None:
 def test_every_category_scored_and_the_bid_made() -> None:
     game = main_hand(6, single_hand=True)
     assert trick_winners(game) == WINNERS
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.awards == {
         "high": 1,
         "low": 0,
@@ -128,16 +137,16 @@ def test_every_category_scored_and_the_bid_made() -> None:
     assert result.card_points == {0: 37, 1: 21}
     assert result.points == {0: 4, 1: 6}
     assert result.made
-    assert game.scores == [4, 6]
+    assert game.match_scores() == (4, 6)
     assert game.phase == OVER
 
 
 def test_set_subtracts_the_bid_and_opponents_add_their_points() -> None:
     game = main_hand(7, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert not result.made
     assert result.deltas == {0: 4, 1: -7}
-    assert game.scores == [4, -7]
+    assert game.match_scores() == (4, -7)
 
 
 def test_game_tie_goes_to_nobody() -> None:
@@ -162,12 +171,12 @@ def test_game_tie_goes_to_nobody() -> None:
     discard_down(game, keeps)
     play_tricks(game, tricks)
     assert trick_winners(game) == [1, 1, 1, 2, 2, 1]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.card_points == {0: 21, 1: 21}
     assert result.awards == {"high": 1, "low": 0, "jack": 1, "jick": 1, "joker": 1, "joker2": 1, "trey": 1}
     assert result.points == {0: 1, 1: 8}
     assert result.made
-    assert game.scores == [1, 8]
+    assert game.match_scores() == (1, 8)
 
 
 @pytest.mark.parametrize(
@@ -180,23 +189,21 @@ def test_game_tie_goes_to_nobody() -> None:
     ],
 )
 def test_match_to_52_and_its_tie_breaks(before: list[int], after: list[int], winners: set[int]) -> None:
-    game = deal(KEEPS)
-    game.scores = list(before)
+    game = deal(KEEPS, scores=list(before))
     play(game, f"bid 6, {PASSES}, trump H")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == after
+    assert game.match_scores() == tuple(after)
     assert game.is_over
     assert game.winners == frozenset(winners)
 
 
 def test_match_goes_on_below_52_with_the_deal_passing_left() -> None:
-    game = deal(KEEPS)
-    game.scores = [20, 20]
+    game = deal(KEEPS, scores=[20, 20])
     play(game, f"bid 6, {PASSES}, trump H")
     discard_down(game, KEEPS)
     play_tricks(game, TRICKS)
-    assert game.scores == [24, 26]
+    assert game.match_scores() == (24, 26)
     assert not game.is_over
     assert game.phase == BID
     assert game.dealer == 1

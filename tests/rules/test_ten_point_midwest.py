@@ -13,9 +13,13 @@ Seats 0..3 clockwise, team = seat % 2; dealer 0, so seat 1 bids first and seat 0
 
 from __future__ import annotations
 
+import pytest
+
+from smear_env.cards import JOKER1, JOKER2, format_cards
 from smear_env.game import BID, DISCARD, PLAY, Game
 from smear_env.rules import get_rules
-from tests.scripted import discard_cards, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
+from smear_env.trump import trick_winner, trump_table
+from tests.scripted import discard_cards, hand_sizes, legal_moves, new_game, play, play_hand, play_tricks, trick_winners
 
 PRESET = "ten_point_midwest"
 HEARTS = 2
@@ -49,9 +53,7 @@ def deal(hands: list[str] = HANDS, **kwargs: object) -> Game:
 
 
 def main_hand(bid: int = 6, scores: list[int] | None = None, **kwargs: object) -> Game:
-    game = deal(**kwargs)
-    if scores is not None:
-        game.scores = scores
+    game = deal(scores=scores, **kwargs)
     return play_hand(game, f"bid {bid}, pass, pass, pass, trump H", TRICKS, discards=DISCARDS)
 
 
@@ -85,7 +87,7 @@ def test_everyone_discards_to_six_with_free_choice():
     assert {"discard 7H", "discard 8H", "discard JH", "discard JK2"} <= legal_moves(game)
     discard_cards(game, DISCARDS[2:])
     assert game.phase == PLAY and game.current_player == 1
-    assert [game.hands[s].bit_count() for s in range(4)] == [6, 6, 6, 6]
+    assert hand_sizes(game) == [6, 6, 6, 6]
 
 
 # ------------------------------------------------------------------ first lead and following
@@ -144,7 +146,7 @@ def test_trick_winners_jick_above_jokers():
 
 def test_scoring_all_ten_point_categories_and_game_tie_to_low_side():
     game = main_hand(single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: AH captured by seat 1. Low: the 2H, played by seat 1, captured by seat 2 -> team 0.
     # Jack: seat 1. Jick: seat 2. Joker 1: captured by seat 2. Joker 2: seat 3.
     # Trey: the 3H, played by seat 0, captured by seat 1 -> team 1 (3 points).
@@ -162,15 +164,15 @@ def test_scoring_all_ten_point_categories_and_game_tie_to_low_side():
     }
     assert result.points == {0: 4, 1: 6}
     assert result.made is True
-    assert game.scores == [4, 6]
+    assert game.match_scores() == (4, 6)
 
 
 def test_bidder_set_loses_the_bid():
     game = main_hand(bid=7, single_hand=True)
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     assert result.made is False
     assert result.deltas == {0: 4, 1: -7}
-    assert game.scores == [4, -7]
+    assert game.match_scores() == (4, -7)
 
 
 def test_high_is_the_ace_and_not_awarded_when_the_ace_is_discarded():
@@ -180,11 +182,11 @@ def test_high_is_the_ace_and_not_awarded_when_the_ace_is_discarded():
     play(game, "bid 2, pass, pass, pass, trump H")
     discard_cards(game, ["AH 5D 6D 7D", *DISCARDS[1:]])
     play_tricks(game, ["2H JD 4H JK", "5H JH 3H KH", *TRICKS[2:]])
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # no High; Game is now team 0's outright, 18 to 17
     assert result.card_points == {0: 18, 1: 17}
     assert result.awards == {"low": 0, "jack": 1, "jick": 0, "joker": 0, "joker2": 1, "trey": 1, "game": 0}
-    assert game.scores == [4, 5]
+    assert game.match_scores() == (4, 5)
 
 
 # ------------------------------------------------------------------ match end
@@ -192,32 +194,32 @@ def test_high_is_the_ace_and_not_awarded_when_the_ace_is_discarded():
 
 def test_below_21_play_goes_on():
     game = main_hand(scores=[10, 14])
-    assert game.scores == [14, 20]
+    assert game.match_scores() == (14, 20)
     assert not game.is_over
     assert game.phase == BID and game.dealer == 1
 
 
 def test_other_side_reaching_21_alone_wins():
     game = main_hand(scores=[18, 0])
-    assert game.scores == [22, 6]
+    assert game.match_scores() == (22, 6)
     assert game.is_over and game.winners == frozenset({0})
 
 
 def test_bidding_side_reaching_21_alone_wins():
     game = main_hand(scores=[0, 15])
-    assert game.scores == [4, 21]
+    assert game.match_scores() == (4, 21)
     assert game.is_over and game.winners == frozenset({1})
 
 
 def test_both_reach_21_bidding_side_made_its_bid_wins_even_when_lower():
     game = main_hand(scores=[20, 15])
-    assert game.scores == [24, 21]
+    assert game.match_scores() == (24, 21)
     assert game.is_over and game.winners == frozenset({1})
 
 
 def test_both_reach_21_bidding_side_set_the_other_side_wins_even_when_lower():
     game = main_hand(bid=7, scores=[17, 30])
-    assert game.scores == [21, 23]
+    assert game.match_scores() == (21, 23)
     assert game.is_over and game.winners == frozenset({0})
 
 
@@ -247,11 +249,65 @@ def test_three_players_each_score_alone():
     assert legal_moves(game) == {"play AH", "play 2H"}
     play_tricks(game, ["AH 3H 4H", "2H KH JH", "AC 5C KC", "7C JK QC", "TS 9S 7S", "5S 8S 6S"])
     assert trick_winners(game) == [1, 2, 2, 0, 0, 1]
-    result = game.hand_results[-1]
+    result = game.results()[-1]
     # High: seat 1. Trey: the 3H captured by seat 1 (3). Low: the 2H, captured by seat 2.
     # Jack: seat 2. Joker: seat 0. Game: seat 0 with 12 card points (seat 2 11, seat 1 4).
     assert result.card_points == {0: 12, 1: 4, 2: 11}
     assert result.awards == {"high": 1, "low": 2, "jack": 2, "joker": 0, "trey": 1, "game": 0}
     assert result.points == {0: 2, 1: 4, 2: 2}
     assert result.made is True
-    assert game.scores == [2, 4, 2]
+    assert game.match_scores() == (2, 4, 2)
+
+
+# ------------------------------------------------------------------ 002's double-joker houses
+
+SPADES = 3
+# Spades trump (the Jick is the JC): seat 1 must lead its only trump, seats 2 and 3 must follow trump
+JOKER_HANDS = ["QC 3C 4C 5C 6C 7C", "2S 3D 4D 5D 6D 7D", "JC 2H 3H 4H 5H 6H", "JK 7H 8H 9H TH 2C"]
+
+
+@pytest.mark.parametrize(
+    ("options", "winner"),
+    [
+        ({}, 2),  # the Jick is above both jokers
+        ({"distinct_jokers": True}, 2),  # the jokers rank apart, both below the Jick
+        ({"distinct_jokers": True, "big_joker_above_jick": True}, 3),  # "with the big ranking above the Jick"
+    ],
+)
+def test_the_trick_2s_jc_jk_qc_with_spades_trump(options: dict[str, bool], winner: int) -> None:
+    game = deal(JOKER_HANDS, hand_size=6, single_hand=True, **options)
+    play(game, "bid 2, pass, pass, pass, trump S")
+    play_tricks(game, ["2S JC JK QC"])
+    assert trick_winners(game) == [winner]
+
+
+@pytest.mark.parametrize(
+    ("options", "order"),
+    [
+        ({}, "AS KS QS JS JC JK JK2 TS"),
+        ({"distinct_jokers": True}, "AS KS QS JS JC JK JK2 TS"),
+        ({"distinct_jokers": True, "big_joker_above_jick": True}, "AS KS QS JS JK JC JK2 TS"),
+    ],
+)
+def test_trump_order_with_a_big_and_a_little_joker(options: dict[str, bool], order: str) -> None:
+    assert format_cards(trump_table(get_rules(PRESET, **options), SPADES).order[:8]) == order
+
+
+@pytest.mark.parametrize(("distinct", "first_wins"), [(False, True), (True, False)])
+def test_equal_jokers_go_to_the_first_played_distinct_ones_to_the_big_joker(distinct: bool, first_wins: bool) -> None:
+    table = trump_table(get_rules(PRESET, distinct_jokers=distinct), SPADES)
+    assert trick_winner([(1, JOKER2), (2, JOKER1)], table)[0] == (1 if first_wins else 2)
+    assert trick_winner([(1, JOKER1), (2, JOKER2)], table)[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"big_joker_above_jick": True}, "needs distinct_jokers=true"),
+        ({"distinct_jokers": True, "big_joker_above_jick": True, "jick": False, "jick_points": 0}, "needs jick=true"),
+        ({"distinct_jokers": True, "jokers": 1, "max_bid": 9}, "distinct_jokers is impossible: ranks two jokers"),
+    ],
+)
+def test_impossible_joker_orders_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        get_rules(PRESET, **options)

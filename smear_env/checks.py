@@ -1,0 +1,99 @@
+"""Checks of values that come from callers: whole numbers, real numbers, known names.
+
+The engines, the envs and the bots share these so every refusal reads the same way:
+a ``ValueError`` that names the value, what was wrong and what was expected, raised
+before anything changes. Integers are taken through ``operator.index``, so numpy
+integers pass (as plain ``int``) while ``True``, ``1.5`` and ``"2"`` do not: a bool
+is an ``int`` to Python, but ``step(False)`` playing ``pass`` is a bug, not a move.
+Pure Python: no numpy import (numpy scalars still pass, through the protocols above).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+import operator
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+
+def _bounds_text(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
+    if low is not None and high is not None:
+        if isinstance(low, int) and isinstance(high, int) and not (low_open or high_open):
+            return f" in {low}..{high}"
+        return f" in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+    if low is not None:
+        return f" {'>' if low_open else '>='} {low}"
+    if high is not None:
+        return f" {'<' if high_open else '<='} {high}"
+    return ""
+
+
+def as_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a plain ``int`` within ``low..high`` (either may be None: unbounded).
+
+    Refuses bools, floats (even ``2.0``), strings and anything else that is not an
+    integer; numpy integers are accepted and returned as ``int``.
+    """
+    if type(value) is int:  # the common case first: no message is built unless one is raised
+        number = value
+    else:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            number = operator.index(value)
+        except TypeError:
+            kind = "a bool, not an integer" if isinstance(value, bool) else "not an integer"
+            expected = f"an integer{_bounds_text(low, high)}"
+            raise ValueError(f"{what} {value!r} is {kind}: expected {expected}".strip()) from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ValueError(f"{what} {number} is out of range: expected an integer{_bounds_text(low, high)}".strip())
+    return number
+
+
+def as_real(
+    value: Any,
+    what: str,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """``value`` as a finite ``float`` within the bounds (``*_open``: the bound itself is excluded).
+
+    Refuses bools, strings, NaN and infinities: a reward, a time budget or a margin
+    of NaN would poison every sum it enters without an error.
+    """
+    problem = ""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        problem = "is not a number"
+    elif not math.isfinite(number := float(value)):
+        problem = "is not finite"
+    elif (low is not None and (number <= low if low_open else number < low)) or (
+        high is not None and (number >= high if high_open else number > high)
+    ):
+        problem = "is out of range"
+    if problem:
+        expected = f"a finite number{_bounds_text(low, high, low_open, high_open)}"
+        raise ValueError(f"{what} {value!r} {problem}: expected {expected}".strip())
+    return number
+
+
+def as_choice(value: Any, what: str, choices: Sequence[Any]) -> Any:
+    """``value`` if it is one of ``choices`` (compared by equality, bools never standing in for ints)."""
+    if isinstance(value, bool) != isinstance(choices[0], bool) or value not in choices:
+        raise ValueError(f"{what} {value!r} is not supported: expected one of {', '.join(map(repr, choices))}")
+    return value
+
+
+def check_names(given: Iterable[Any], known: Sequence[str], what: str) -> None:
+    """Refuse any name not in ``known``, naming the closest known one and all of them."""
+    for name in given:
+        if name in known:
+            continue
+        close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown {what} {name!r}{hint}: expected one of {', '.join(map(repr, known))}")
+

@@ -1,0 +1,53 @@
+"""Which smear-rl this is: the package version, and the code version that results and checkpoints record.
+
+An installed package records its version (``0.1.0``): a wheel knows nothing of the
+repository it was built from, and whatever git repository surrounds the place it is
+installed in says nothing about it. Run from a source checkout of smear-rl (an
+editable install, or the repository on ``sys.path``), it adds the commit, and
+``.changes`` when tracked files were edited (``0.1.0+g19de050abc12.changes``), so results
+pooled over several runs (:mod:`training.pool`) can tell apart bots that changed under
+the same version number.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+DISTRIBUTION = "smear-rl"
+SOURCE_ROOT = Path(__file__).resolve().parent.parent  # the repository, when run from a checkout
+
+
+def package_version() -> str:
+    """The installed distribution's version; ``0+unknown`` when smear-rl is not installed (bare source tree)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def code_version() -> str:
+    """``package_version()``, plus ``+g<commit>`` (and ``.changes``) when running from a smear-rl git checkout."""
+    version = package_version()
+    commit = _checkout_commit(SOURCE_ROOT)
+    return f"{version}+{commit}" if commit else version
+
+
+def _checkout_commit(root: Path) -> str | None:
+    """``g<commit>[.changes]`` when ``root`` is the top of a git checkout of smear-rl, else None."""
+    pyproject = root / "pyproject.toml"
+    ours = pyproject.is_file() and f'name = "{DISTRIBUTION}"' in pyproject.read_text()
+    if not ours or not (root / ".git").exists():
+        return None
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10, check=True)
+        return done.stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short=12", "HEAD")
+        edited = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"g{commit}" + (".changes" if edited else "")

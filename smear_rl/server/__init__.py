@@ -1,0 +1,11 @@
+"""The bot service: every bot one HTTP call away (``smear-rl serve``), for any front end.
+
+* :mod:`~smear_rl.server.app`: the FastAPI application (``create_app(settings)``) and its routes;
+* :mod:`~smear_rl.server.rebuild` / :mod:`~smear_rl.server.rebuild_schneider`: a seat's exact
+  information state rebuilt from the events it saw (stateless suggest);
+* :mod:`~smear_rl.server.tables`: stateful tables where bots move on their own;
+* :mod:`~smear_rl.server.limits`: the settings that bound the service;
+* :mod:`~smear_rl.server.history`: matches as events, and what each seat may see of them.
+
+The protocol is documented in ``docs/protocol.md``.
+"""

@@ -1,0 +1,93 @@
+"""What bounds the service, declared once: every limit with its default and why, and the command-line options.
+
+A service on the open internet (or a busy LAN party) must stay up under load and
+abuse: tables and streams are counted, idle tables expire, request bodies and
+histories have a size cap, and search, the one expensive bot, runs in its own
+bounded pool of processes with a cap on its time per decision, so a burst of search
+calls queues there while cheap bots keep answering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every limit and setting of the service. Field comments say what each one means."""
+
+    host: str = "127.0.0.1"  # address to bind: loopback only unless asked (0.0.0.0 for every interface)
+    port: int = 8000  # TCP port
+    max_tables: int = 200  # tables open at once; creating one more answers 503
+    table_idle_seconds: float = 1800.0  # a table nobody has read, moved on or streamed for this long is removed
+    max_body_bytes: int = 256 * 1024  # request bodies above this answer 413
+    max_events: int = 1000  # events in one suggest history (a Smear hand has at most about 150)
+    search_time_cap: float = 1.0  # seconds a search decision may take at most (its time_budget is capped here)
+    max_search_samples: int = 200  # cap on search's samples per card decision
+    max_bid_samples: int = 32  # cap on search's rollout deals per bid (rollouts are not bounded by time)
+    search_workers: int = 1  # processes running search bots (0: threads in the server process, for tests)
+    search_queue: int = 16  # search calls waiting at most; beyond, 503 (retry later)
+    bot_workers: int = 2  # processes answering cheap suggest calls (random, rule, neural); 0: threads instead
+    bot_threads: int = 4  # threads running the tables' cheap bots (and cheap suggest calls when bot_workers = 0)
+    max_wait_seconds: float = 60.0  # longest long-poll wait
+    max_streams: int = 256  # server-sent event streams open at once
+    keepalive_seconds: float = 15.0  # a comment line on idle event streams, so proxies keep them open
+    max_bot_delay_ms: int = 5000  # most a table may ask its bots to wait before each move
+    cors_origins: tuple[str, ...] = ()  # origins allowed to call from a browser page elsewhere ("*": any)
+    web_dir: Path | None = WEB_DIR  # a folder with index.html is served at / (the web table)
+
+    def replace(self, **changes: object) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One option per setting (``--max-tables 50``), defaults from :class:`Settings`."""
+    defaults = Settings()
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        if f.name == "cors_origins":
+            parser.add_argument(flag, nargs="*", default=list(default), help="origins allowed from browsers ('*': any)")
+        elif f.name == "web_dir":
+            parser.add_argument(flag, type=Path, default=default, help="folder served at / when it holds index.html")
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=f"(default {default})")
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Settings from parsed options; ``ValueError`` naming a value out of range."""
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(Settings)}
+    values["cors_origins"] = tuple(values["cors_origins"])
+    settings = Settings(**values)
+    check(settings)
+    return settings
+
+
+def check(settings: Settings) -> None:
+    """Refuse settings that cannot work, naming the option."""
+    positive = (
+        "max_tables",
+        "table_idle_seconds",
+        "max_body_bytes",
+        "max_events",
+        "search_time_cap",
+        "max_search_samples",
+        "max_bid_samples",
+        "search_queue",
+        "bot_threads",
+        "max_wait_seconds",
+        "max_streams",
+        "keepalive_seconds",
+    )
+    for name in positive:
+        if getattr(settings, name) <= 0:
+            raise ValueError(f"--{name.replace('_', '-')} {getattr(settings, name)}: expected a positive number")
+    if min(settings.search_workers, settings.bot_workers, settings.max_bot_delay_ms) < 0:
+        raise ValueError("--search-workers, --bot-workers and --max-bot-delay-ms cannot be negative")
+    if not 0 < settings.port < 65536:
+        raise ValueError(f"--port {settings.port}: expected 1..65535")

@@ -1,0 +1,77 @@
+"""``smear-rl serve``: run the bot service under uvicorn, bound to 127.0.0.1 unless told otherwise.
+
+    smear-rl serve                                   # http://127.0.0.1:8000/docs
+    smear-rl serve --port 9000 --max-tables 50 --search-workers 1 --cors-origins '*'
+    smear-rl serve --agent mine=runs/distill/agent.npz   # an exported agent, asked for as bot "mine"
+
+Every limit is an option (``smear-rl serve --help``); see ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from smear_rl.server.limits import add_arguments, settings_from_args
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="smear-rl serve",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
+    add_arguments(parser)
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="serve an exported agent (.npz, from smear-rl export) as bot NAME; repeatable",
+    )
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    return parser
+
+
+def exported_agents(items: list[str]) -> dict[str, str]:
+    """``NAME=PATH`` options as a mapping; ``ValueError`` naming a malformed one or a missing file."""
+    out = {}
+    for item in items:
+        name, equals, path = item.partition("=")
+        if not equals or not name.isidentifier() or not path:
+            raise ValueError(f"--agent {item!r}: expected NAME=PATH, e.g. mine=runs/x.npz")
+        if not Path(path).is_file():
+            raise ValueError(f"--agent {item!r}: no file {path!r}")
+        out[name] = path
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        exported = exported_agents(args.agent)
+        from agents.neural_agent import load_policy
+
+        for path in exported.values():
+            load_policy(path)  # a bad file fails now, not on the first request
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
+    import uvicorn
+
+    from smear_rl.server.app import create_app
+
+    uvicorn.run(
+        create_app(settings, exported),
+        host=settings.host,
+        port=settings.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=10,
+    )  # calls still queued (search) do not hold up a stop for long
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+"""Stateful tables: the server keeps the game, bots move on their own, remote players move through the API.
+
+A table is one match: its rules, which seats are bots and which remote players,
+and a seed. The server deals, checks every move and runs the bots (each seat's bot
+lives as long as the table, as in an in-process match). Every change bumps the
+table's ``version`` and wakes whoever waits on it (long polls and event streams).
+Remote seats are guarded by a token each, needed to see that seat's hand and to
+move for it; the creator's ``admin_token`` may read the full record (every hand's
+cards) before the match is over and close the table. Tables nobody has touched for
+``table_idle_seconds`` are removed.
+
+Seeds: the table's ``seed`` (drawn at random when not given, and reported) seeds the
+deal; the bot in seat ``k`` is ``make_agent(spec, rules, seed=bot_seed(seed, k))``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.base import Agent
+from smear_env.cards import format_card
+from smear_env.game import Game, check_scores
+from smear_env.observation import player_view as smear_view
+from smear_env.schneider import game as schneider
+from smear_env.schneider.observation import player_view as schneider_view
+from smear_env.scoring import Trick
+from smear_rl.server.bots import BotInfo, Bots, parse_rules
+from smear_rl.server.errors import ApiError, RequestError
+from smear_rl.server.history import Tracker, is_schneider, match_scores, parse_move, seat_view_of
+from smear_rl.server.limits import Settings
+from smear_rl.server.results import hand_result, round_result
+from smear_rl.server.suggest import Pools
+
+log = logging.getLogger("smear_rl.server")
+
+REMOTE = "remote"
+#: view keys that belong to the seat looking (its cards and moves): left out of a spectator's view
+PRIVATE_KEYS = ("team", "hand", "my_discards", "my_draws", "legal_actions", "legal_moves")
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` at a table seeded ``seed``."""
+    return (seed * 1_000_003 + seat) % (1 << 63)
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "remote" or "bot"
+    bot: BotInfo | None = None
+    token: str | None = None
+    agent: Agent | None = None
+
+
+@dataclass
+class Table:
+    """One match and everything the API shows of it."""
+
+    id: str
+    rules: Any  # smear_env Rules, or SchneiderRules
+    seed: int
+    bot_delay_ms: int
+    seats: list[Seat]
+    tracker: Tracker
+    admin_token: str
+    version: int = 0
+    touched: float = field(default_factory=time.monotonic)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    last_trick: dict[str, Any] | None = None
+    error: str | None = None  # a bot failed: the table stops, saying why
+    driver: asyncio.Task | None = None
+    streams: int = 0
+
+    @property
+    def game(self) -> Any:
+        return self.tracker.game
+
+    @property
+    def teams(self) -> list[list[int]]:
+        """The seats of each team, in the order of ``scores`` (Bohemian Schneider: each seat alone)."""
+        if is_schneider(self.game):
+            return [[seat] for seat in range(schneider.NUM_PLAYERS)]
+        return [list(seats) for seats in self.rules.team_seats]
+
+    def touch(self) -> None:
+        self.touched = time.monotonic()
+
+    def is_over(self) -> bool:
+        return self.game.is_over or self.error is not None
+
+    # ------------------------------------------------------------------ what a seat sees
+    def state(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: a spectator), as the protocol documents it."""
+        game = self.game
+        view = (schneider_view if is_schneider(game) else smear_view)(game, seat if seat is not None else 0)
+        if seat is None:
+            view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS} | {"seat": None}
+        on_turn = seat is not None and game.current_player == seat and not self.is_over()
+        entries = self.public_log(seat)
+        return {
+            "id": self.id,
+            "version": self.version,
+            "preset": self.rules.name,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "bot_delay_ms": self.bot_delay_ms,
+            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot.spec if s.bot else None} for s in self.seats],
+            "seat": seat,
+            "hand_number": len(self.tracker.hands) - 1,
+            "dealer": game.dealer,
+            "current_player": game.current_player,
+            "your_turn": on_turn,
+            "legal_moves": view.get("legal_moves", []) if on_turn else [],
+            "legal_actions": view.get("legal_actions", []) if on_turn else [],
+            "view": view,
+            "last_trick": self.last_trick,
+            "teams": self.teams,
+            "scores": match_scores(game),
+            "hand_results": self.results,
+            "log": entries[log_from:],
+            "log_size": len(entries),
+            "match_over": game.is_over,
+            "winners": sorted(game.winners),
+            "error": self.error,
+        }
+
+    def public_log(self, seat: int | None) -> list[dict[str, Any]]:
+        """Every event of the match as ``seat`` sees it, each with its hand number."""
+        return [{"hand": h, **seat_view_of(ev, seat)} for h, events in enumerate(self.tracker.hands) for ev in events]
+
+    # ------------------------------------------------------------------ changes
+    def apply(self, action: int) -> None:
+        """Apply a legal action (the engine checks it: ``ValueError``, nothing changed), noting tricks and results."""
+        hand = len(self.tracker.hands) - 1
+        trick, result = self._apply_schneider(action) if is_schneider(self.game) else self._apply_smear(action)
+        if trick is not None:
+            leader, plays, winner = trick
+            cards = [[s, format_card(c)] for s, c in plays]
+            self.last_trick = {"hand": hand, "leader": leader, "cards": cards, "winner": winner}
+        if result is not None:
+            self.results.append(result)
+        self.version += 1
+
+    def _apply_smear(self, action: int) -> tuple[Trick | None, dict[str, Any] | None]:
+        """The trick the move completed and the hand it scored, as the engine recorded them (None: none)."""
+        game = self.game
+        hand, scored, tricks = len(self.tracker.hands) - 1, game.hands_played, len(game.completed_tricks())
+        self.tracker.apply(action)
+        if game.hands_played > scored:  # the last trick ended the hand: its result keeps the tricks
+            newest = game.results()[-1]
+            return newest.tricks[-1], hand_result(newest, len(self.results), self.tracker.dealers[hand])
+        done = game.completed_tricks()
+        return (done[-1] if len(done) > tricks else None), None
+
+    def _apply_schneider(self, action: int) -> tuple[Trick | None, dict[str, Any] | None]:
+        """The trick the move completed (the engine keeps no trick past its round) and the round it scored."""
+        game = self.game
+        seat, trick, rounds = game.current_player, list(game.trick), len(game.round_results)
+        self.tracker.apply(action)
+        done = None
+        if trick:  # the follower's card completes the trick
+            leader, led = trick[0]
+            winner = seat if schneider.follower_wins(led, action) else leader
+            done = Trick(leader, ((leader, led), (seat, action)), winner)
+        if len(game.round_results) == rounds:
+            return done, None
+        return done, round_result(game.round_results[-1], len(self.results), list(game.scores))
+
+
+class TableStore:
+    """The open tables, their limits and their bots' turns."""
+
+    def __init__(self, settings: Settings, bots: Bots, pools: Pools) -> None:
+        self.settings, self.bots, self.pools = settings, bots, pools
+        self.tables: dict[str, Table] = {}
+        self.streams = 0
+
+    # ------------------------------------------------------------------ create, find, close
+    def create(
+        self,
+        rules_spec: Any,
+        seat_specs: list[Any],
+        seed: int | None,
+        bot_delay_ms: int,
+        start: MatchStart | None = None,
+    ) -> Table:
+        """A new table, its bots on their way; ``start`` resumes a match (its scores, hands played, dealer)."""
+        s = self.settings
+        self.expire()
+        if len(self.tables) >= s.max_tables:
+            raise ApiError(503, "tables_full", f"this server holds at most {s.max_tables} tables: retry later")
+        rules = parse_rules(rules_spec)
+        n = schneider.NUM_PLAYERS if isinstance(rules, schneider.SchneiderRules) else rules.num_players
+        if not isinstance(seat_specs, list) or len(seat_specs) != n:
+            raise RequestError(f"seats: expected a list of {n} entries, one per seat ('remote' or a bot)", "seats")
+        if not 0 <= bot_delay_ms <= s.max_bot_delay_ms:
+            raise RequestError(f"bot_delay_ms {bot_delay_ms}: expected 0..{s.max_bot_delay_ms}", "bot_delay_ms")
+        seed = secrets.randbits(62) if seed is None else seed
+        game = new_game(rules, seed, start or MatchStart())
+        seats = [self._seat(k, spec, rules, seed) for k, spec in enumerate(seat_specs)]
+        table = Table(
+            secrets.token_urlsafe(9),
+            rules,
+            seed,
+            bot_delay_ms,
+            seats,
+            Tracker(game),
+            secrets.token_urlsafe(18),
+        )
+        self.tables[table.id] = table
+        self.drive(table)
+        return table
+
+    def _seat(self, k: int, spec: Any, rules: Any, seed: int) -> Seat:
+        if spec == REMOTE:
+            return Seat(k, REMOTE, token=secrets.token_urlsafe(18))
+        try:
+            info = self.bots.info(spec, rules)
+            agent = self.bots.make(info, rules, bot_seed(seed, k), shared=False)  # a table's bot is its own
+        except RequestError as err:
+            raise RequestError(f"seats[{k}]: {err.message}", f"seats[{k}]") from None
+        return Seat(k, "bot", info, agent=agent)
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            idle = self.settings.table_idle_seconds
+            message = f"no table {table_id!r} here: it never existed, was closed, or expired ({idle:g} s idle)"
+            raise ApiError(404, "unknown_table", message)
+        table.touch()
+        return table
+
+    def close(self, table: Table) -> None:
+        if table.driver is not None:
+            table.driver.cancel()
+        self.tables.pop(table.id, None)
+
+    def expire(self) -> int:
+        """Remove tables idle past the limit (an open event stream keeps a table alive); how many went."""
+        now = time.monotonic()
+        idle = [t for t in self.tables.values() if not t.streams and now - t.touched > self.settings.table_idle_seconds]
+        for table in idle:
+            self.close(table)
+        return len(idle)
+
+    # ------------------------------------------------------------------ seats and moves
+    def check_seat(self, table: Table, seat: int | None, token: str | None, moving: bool = False) -> None:
+        """403/422 unless ``token`` opens ``seat`` (the admin token opens every remote seat)."""
+        if seat is None:
+            if moving:
+                raise RequestError("seat: say which seat moves", "seat")
+            return
+        if not 0 <= seat < len(table.seats):
+            raise RequestError(f"seat {seat} is not a seat: expected 0..{len(table.seats) - 1}", "seat")
+        entry = table.seats[seat]
+        if entry.kind != REMOTE:
+            raise ApiError(
+                409 if moving else 403,
+                "bot_seat",
+                f"seat {seat} is played by the bot {entry.bot.spec!r}"
+                + ("" if moving else ": its hand is private; leave seat out for a spectator's view"),
+                "seat",
+            )
+        if token is None or not (
+            secrets.compare_digest(token, entry.token or "") or secrets.compare_digest(token, table.admin_token)
+        ):
+            raise ApiError(
+                403,
+                "bad_token",
+                f"seat {seat}'s token is missing or wrong: send it as 'Authorization: Bearer <token>' or ?token=",
+                "token",
+            )
+
+    async def move(self, table: Table, seat: int, move: Any) -> None:
+        """A remote seat's move: 409 when it is not that seat's turn, 422 (nothing changed) when illegal."""
+        game = table.game
+        if table.is_over():
+            raise ApiError(409, "match_over", "the match is over" + (f": {table.error}" if table.error else ""))
+        if game.current_player != seat:
+            raise ApiError(409, "not_your_turn", f"it is seat {game.current_player}'s turn, not seat {seat}'s", "seat")
+        action = self._action(table, move)
+        try:
+            table.apply(action)
+        except ValueError as err:
+            raise RequestError(str(err), "move", "illegal_move") from None
+        await self._changed(table)
+        self.drive(table)
+
+    @staticmethod
+    def _action(table: Table, move: Any) -> int:
+        if isinstance(move, int) and not isinstance(move, bool):
+            return move
+        if not isinstance(move, str):
+            raise RequestError(f"move {move!r}: expected notation such as 'play AS', or an action id", "move")
+        try:
+            return parse_move(table.rules.name if is_schneider(table.game) else "smear", move)
+        except ValueError as err:
+            raise RequestError(str(err), "move", "illegal_move") from None
+
+    async def _changed(self, table: Table) -> None:
+        async with table.changed:
+            table.changed.notify_all()
+
+    async def wait(self, table: Table, after: int, seconds: float) -> None:
+        """Until the table's version passes ``after`` or ``seconds`` go by."""
+        async with table.changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.changed.wait_for(lambda: table.version > after), seconds)
+
+    # ------------------------------------------------------------------ bots
+    def drive(self, table: Table) -> None:
+        """Let the bots on turn move, one after another, each after the table's delay."""
+        if table.driver is None or table.driver.done():
+            table.driver = asyncio.get_running_loop().create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        while not table.is_over():
+            entry = table.seats[table.game.current_player]
+            if entry.kind == REMOTE:
+                return
+            if table.bot_delay_ms:
+                await asyncio.sleep(table.bot_delay_ms / 1000)
+            game, seat = table.game, entry.seat
+            view = (schneider_view if is_schneider(game) else smear_view)(game, seat)
+            version = table.version
+            try:
+                decision, agent = await self.pools.decide(entry.agent, view, entry.bot.search)  # type: ignore
+                if table.version != version:
+                    continue  # the table changed meanwhile (it cannot, but never apply a stale move)
+                entry.agent = agent
+                table.apply(decision.action)
+            except ApiError as err:  # the search pool is full: try again shortly
+                log.warning("table %s: %s", table.id, err.message)
+                await asyncio.sleep(0.5)
+                continue
+            except Exception as err:  # a bot failing is a bug: stop this table and say so, keep the server up
+                log.exception("table %s: bot %s failed", table.id, entry.bot.spec)  # type: ignore[union-attr]
+                table.error = f"the bot in seat {seat} ({entry.bot.spec}) failed: {err}"  # type: ignore[union-attr]
+                table.version += 1
+            await self._changed(table)
+
+
+def is_schneider_rules(rules: Any) -> bool:
+    return isinstance(rules, schneider.SchneiderRules)
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """Where a table's match starts: the first dealer, and for a match resumed part-way, its scores (one per team)
+    and the hands already played."""
+
+    dealer: int = 0
+    scores: list[int] | None = None
+    hands_played: int = 0
+
+
+def new_game(rules: Any, seed: int, start: MatchStart) -> Any:
+    """The table's game from ``start``, checked by the engine: 422 naming the field it refuses."""
+    n = schneider.NUM_PLAYERS if is_schneider_rules(rules) else rules.num_players
+    if not 0 <= start.dealer < n:
+        raise RequestError(f"dealer {start.dealer} is not a seat: expected 0..{n - 1} ({n} players)", "dealer")
+    if is_schneider_rules(rules):
+        if any(start.scores or ()) or start.hands_played:
+            raise RequestError(
+                "a Bohemian Schneider table starts a new match: its engine takes no starting scores or rounds",
+                "scores" if any(start.scores or ()) else "hands_played",
+            )
+        return schneider.Game(rules, seed=seed, dealer=start.dealer)
+    scores = None
+    if start.scores is not None:
+        try:
+            scores = check_scores(rules, start.scores)
+        except ValueError as err:
+            raise RequestError(str(err), "scores") from None
+    try:
+        return Game(rules, seed=seed, dealer=start.dealer, scores=scores, hands_played=start.hands_played)
+    except ValueError as err:  # what is left for the engine to refuse: hands_played past a fixed-length match
+        raise RequestError(str(err), "hands_played") from None

@@ -1,0 +1,155 @@
+"""Torch-free agents: a checkpoint exported to .npz plays exactly as the checkpoint, and loads without torch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
+from smear_env.game import Game  # noqa: E402
+from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, player_view  # noqa: E402
+from smear_env.rules import get_rules  # noqa: E402
+from smear_rl import cli  # noqa: E402
+from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
+from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
+
+SHIPPED = ["ten_point", "minnesota"]
+
+
+def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """Views, observation vectors and masks of ``count`` decisions with a choice, from rule-bot matches."""
+    rules = get_rules(preset)
+    bot = make_agent("rule", rules, 0)
+    observer = Observer(rules.num_players)
+    views, obs, masks = [], [], []
+    seed = 0
+    while len(views) < count:
+        game = Game(rules, seed=seed)
+        seed += 1
+        while not game.is_over and len(game.deals) < 6 and len(views) < count:
+            seat = game.current_player
+            view = player_view(game, seat)
+            if len(view["legal_actions"]) > 1:
+                views.append(view)
+                obs.append(observer.vector(game, seat))
+                masks.append(action_mask(game.legal_mask()))
+            game.apply(bot.act(view))
+    return views, np.stack(obs), np.stack(masks)
+
+
+@pytest.mark.parametrize("preset", SHIPPED)
+def test_exported_agent_chooses_as_the_checkpoint_on_thousands_of_positions(preset: str) -> None:
+    checkpoint = Path("checkpoints") / f"{preset}.pt"
+    views, obs, masks = positions(preset, 2500)
+    net = network_from_checkpoint(load_checkpoint(checkpoint))
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(obs), torch.from_numpy(masks))
+    torch_choice = logits.argmax(dim=1).numpy()
+    torch_probs = torch.softmax(logits.double(), dim=1).numpy()
+    agent = make_agent("neural", preset, 0)
+    assert isinstance(agent, NeuralAgent)
+    for i, view in enumerate(views):
+        decision = agent.decide(view)
+        assert decision.action == torch_choice[i] == agent.act(view)
+        legal = view["legal_actions"]
+        assert decision.scores is not None and sorted(decision.scores) == legal
+        got = np.array([decision.scores[a] for a in legal])
+        np.testing.assert_allclose(got, torch_probs[i, legal], atol=2e-5)
+
+
+@pytest.mark.parametrize("preset", SHIPPED)
+def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> None:
+    shipped = load_policy(shipped_policy_path(preset))
+    fresh = policy_from_checkpoint(Path("checkpoints") / f"{preset}.pt")
+    assert shipped.layout == json.loads(json.dumps(fresh.layout))
+    shipped_arrays, fresh_arrays = shipped.to_arrays(), fresh.to_arrays()
+    assert sorted(shipped_arrays) == sorted(fresh_arrays)
+    for name, array in fresh_arrays.items():
+        if name != "layout":
+            assert np.array_equal(shipped_arrays[name], array), name
+    assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
+    assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == OBSERVATION_VERSION
+    assert shipped.layout["upgraded_from"] == 1  # the file is of layout 1, upgraded as it is read
+
+
+def test_shipped_agents_are_found_by_name_and_others_named_in_the_error() -> None:
+    assert shipped_presets() == sorted(SHIPPED)
+    with pytest.raises(
+        ValueError, match="no shipped neural agent for 'smear': the presets with one are minnesota, ten_point"
+    ):
+        make_agent("neural", "smear")
+    with pytest.raises(ValueError, match="other rules.*'target_score' is 52 in the file but 21 here"):
+        make_agent("neural", get_rules("ten_point", target_score=21))
+    sampler = make_agent("neural:greedy=false", "ten_point", 3)
+    assert isinstance(sampler, NeuralAgent) and not sampler.greedy
+
+
+def test_agent_refuses_a_view_of_other_rules_it_was_not_built_for() -> None:
+    minnesota = NeuralAgent(shipped_policy_path("minnesota"))  # rules from the file
+    game = Game("ten_point", seed=3)
+    with pytest.raises(ValueError, match="plays 'minnesota' .* asked to act in 'ten_point'"):
+        minnesota.act(player_view(game, game.current_player))
+    renamed = player_view(game, game.current_player) | {"preset": "minnesota"}
+    with pytest.raises(ValueError, match="offers 'bid 5', which those rules never allow"):
+        minnesota.act(renamed)
+
+
+def test_file_for_another_observation_layout_fails_saying_so(tmp_path: Path) -> None:
+    policy = load_policy(shipped_policy_path("ten_point"))
+    old = Policy(policy.layout | {"observation_version": 0}, policy.layers, policy.head, policy.value_head)
+    old.save(tmp_path / "old.npz")
+    with pytest.raises(ValueError, match=f"observation_version is 0 in the file but {OBSERVATION_VERSION} here"):
+        make_agent(str(tmp_path / "old.npz"), "ten_point")
+
+
+def test_corrupt_foreign_and_pickled_files_fail_clearly(tmp_path: Path) -> None:
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    np.savez(tmp_path / "foreign.npz", weights=np.zeros(3))
+    np.savez(tmp_path / "pickled.npz", layout=np.array([{"format": "smear-rl-policy"}], dtype=object))
+    blob = shipped_policy_path("ten_point").read_bytes()
+    (tmp_path / "cut.npz").write_bytes(blob[: len(blob) // 2])
+    for name, message in (
+        ("junk", "not a readable"),
+        ("foreign", "no 'layout' array"),
+        ("pickled", "not a readable"),
+        ("cut", "not a readable"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            NeuralAgent(tmp_path / f"{name}.npz")
+    with pytest.raises(ValueError, match="is a training checkpoint: export it first"):
+        NeuralAgent("checkpoints/ten_point.pt")
+
+
+def test_export_command_writes_a_file_that_plays_like_the_checkpoint(tmp_path: Path) -> None:
+    out = tmp_path / "agent.npz"
+    cli.main(["export", "checkpoints/minnesota.pt", "-o", str(out)])
+    exported = make_agent(str(out), "minnesota")
+    in_memory = make_agent("checkpoints/minnesota.pt", "minnesota")  # .pt paths keep working, converted in memory
+    game = Game("minnesota", seed=9)
+    for _ in range(40):
+        view = player_view(game, game.current_player)
+        assert exported.act(view) == in_memory.act(view)
+        game.apply(exported.act(view))
+    assert export_checkpoint("checkpoints/minnesota.pt", tmp_path / "again.npz").is_file()
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["export", str(tmp_path / "missing.pt")])
+    assert exit_info.value.code == 2
+
+
+def test_neural_agent_and_registry_never_import_torch_or_training() -> None:
+    code = (
+        "import sys; from agents.registry import make_agent; from smear_env.game import Game; "
+        "from smear_env.observation import player_view; g = Game('ten_point', seed=1); "
+        "a = make_agent('neural', 'ten_point'); a.act(player_view(g, g.current_player)); "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'training')]; assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,184 @@
+"""The result of an evaluation: one :class:`AgentReport` per agent and every game, as data and as JSON.
+
+``EvalResult.to_dict`` / ``from_dict`` round-trip through JSON (``smear-rl
+evaluate --json``, :mod:`training.pool`); ``results_only`` leaves out what depends
+on the machine (wall and decision times, the code version), so two runs with one
+seed compare equal whatever the machine or the number of workers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import smear_env
+from training.evaluate import report
+from training.evaluate.lineups import ROLE_NAMES, A, B
+from training.evaluate.tally import GameOutcome, Tally
+from training.stats import Estimate, mean_interval, win_rate
+
+
+@dataclass(frozen=True)
+class AgentReport:
+    """One agent's results in an evaluation (timing fields depend on the machine, the rest on the seed)."""
+
+    agent: str
+    role: str  # "A" or "B"
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: Estimate  # match score, draws half, with 95% Wilson interval
+    hands: int
+    points_per_hand: Estimate | None  # its side's points per hand (round), 95% normal interval
+    bid_rate: float | None  # fraction of hands its side won the bid (None: no bidding in this game)
+    made_rate: float | None  # fraction of its winning bids that were made
+    mean_bid: float | None  # mean of its winning bids, a moon counted as the rules' max_hand_points
+    decisions: int
+    act_seconds: float
+    decisions_per_s: float | None
+    median_ms: float | None  # median milliseconds per act() call (log histogram, ~2% resolution)
+
+    TIMING_FIELDS = ("act_seconds", "decisions_per_s", "median_ms")
+
+    @classmethod
+    def from_tally(cls, agent: str, role: int, tally: Tally) -> AgentReport:
+        games = tally.wins + tally.draws + tally.losses
+        hands = tally.points.n
+        bids = tally.bids if tally.has_bids else None
+        median = tally.times.median()
+        return cls(
+            agent=agent,
+            role=ROLE_NAMES[role],
+            games=games,
+            wins=tally.wins,
+            draws=tally.draws,
+            losses=tally.losses,
+            win_rate=win_rate(tally.wins, tally.draws, games),
+            hands=hands,
+            points_per_hand=tally.points.estimate(),
+            bid_rate=_ratio(bids, hands),
+            made_rate=_ratio(tally.made, bids),
+            mean_bid=_ratio(tally.bid_total, bids),
+            decisions=tally.times.count,
+            act_seconds=tally.times.total,
+            decisions_per_s=_ratio(tally.times.count, tally.times.total),
+            median_ms=None if median is None else 1000 * median,
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AgentReport:
+        data = dict(data)
+        for key in ("win_rate", "points_per_hand"):
+            data[key] = None if data[key] is None else Estimate(**data[key])
+        return cls(**data)
+
+    def cells(self) -> list[str]:
+        """This agent's row of the evaluation table (:meth:`EvalResult.markdown`)."""
+        points = "-" if self.points_per_hand is None else self.points_per_hand.as_text()
+        return [
+            f"{self.agent} ({self.role})",
+            str(self.games),
+            f"{self.wins}-{self.draws}-{self.losses}",
+            self.win_rate.as_text(),
+            points,
+            report.number(self.bid_rate),
+            report.number(self.made_rate),
+            report.number(self.mean_bid, 2),
+            report.speed(self.decisions_per_s),
+            report.number(self.median_ms, 4),
+        ]
+
+
+def _ratio(num: float | None, den: float | None) -> float | None:
+    return None if num is None or not den else num / den
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """Everything :func:`evaluate` measured; ``to_dict``/``from_dict`` round-trip through JSON."""
+
+    agent_a: str
+    agent_b: str
+    preset: str
+    matches: int
+    seed: int
+    max_hands: int
+    rule_overrides: dict[str, Any]
+    stopped: int  # games stopped after max_hands deals (counted as draws)
+    wall_seconds: float
+    reports: tuple[AgentReport, AgentReport]
+    games: tuple[GameOutcome, ...]
+    code_version: str = "unrecorded"  # smear-rl version that ran (smear_env.version.code_version); older: none
+
+    @property
+    def a(self) -> AgentReport:
+        return self.reports[A]
+
+    @property
+    def b(self) -> AgentReport:
+        return self.reports[B]
+
+    @property
+    def paired_reward(self) -> Estimate | None:
+        """A's hand reward per hand, the two games of each deal pair averaged, with a 95% interval over pairs.
+
+        A finer measure than the win rate: every hand counts, not just who reached the
+        target, and a pair's games share their deals, so most of the card luck cancels.
+        None for games without Smear hand results (Bohemian Schneider) and for results saved before it existed.
+        """
+        rewards = self.pair_rewards()
+        return None if rewards is None else mean_interval(rewards)
+
+    def pair_rewards(self) -> list[float] | None:
+        """A's hand reward per hand for each deal pair, its two games averaged (see ``paired_reward``)."""
+        by_pair: dict[int, list[float]] = {}
+        for game in self.games:
+            if game.reward_a is None:
+                return None
+            by_pair.setdefault(game.index // 2, []).append(game.reward_a)
+        return [sum(rewards) / len(rewards) for rewards in by_pair.values()]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields, plus ``paired_reward`` (derived from the games, for readers of the JSON)."""
+        data = asdict(self)
+        reward = self.paired_reward
+        data["paired_reward"] = None if reward is None else asdict(reward)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EvalResult:
+        data = dict(data)
+        data.pop("paired_reward", None)
+        data["reports"] = tuple(AgentReport.from_dict(r) for r in data["reports"])
+        data["games"] = tuple(GameOutcome(**{**g, "a_seats": tuple(g["a_seats"])}) for g in data["games"])
+        return cls(**data)
+
+    def results_only(self) -> dict[str, Any]:
+        """``to_dict()`` without wall-clock measurements: equal for equal seeds, whatever the machine or workers."""
+        data = self.to_dict()
+        del data["wall_seconds"], data["code_version"]
+        for agent in data["reports"]:
+            for key in AgentReport.TIMING_FIELDS:
+                del agent[key]
+        return data
+
+    def markdown(self) -> str:
+        """A title line and a markdown table, one row per agent."""
+        unit = "round" if self.preset in smear_env.OTHER_GAMES else "hand"
+        title = (
+            f"**{self.agent_a} vs {self.agent_b}** on `{self.preset}`: {self.matches} games "
+            f"({self.matches // 2} duplicate deal pairs), seed {self.seed}; {self.stopped} stopped after "
+            f"{self.max_hands} deal{'s' * (self.max_hands != 1)} (counted as draws); {self.wall_seconds:.1f} s"
+        )
+        header = ["agent", "games", "W-D-L", "win rate [95% CI]", f"points/{unit} [95% CI]", "bid rate", "made rate",
+                  "mean bid", "decisions/s", "median ms"]  # fmt: skip
+        lines = [title, "", *report.table(header, (r.cells() for r in self.reports))]
+        reward = self.paired_reward
+        if reward is not None:
+            lines += [
+                "",
+                f"{self.agent_a}'s hand reward per hand (its side's score change minus {self.agent_b}'s, "
+                f"each deal pair's games averaged): {reward.as_text()} over {reward.n} pairs",
+            ]
+        return "\n".join(lines)

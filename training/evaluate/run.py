@@ -1,0 +1,86 @@
+"""Running an evaluation: :func:`evaluate` checks the setup, has the workers play, and merges what they tallied.
+
+Everything a worker could trip over (an unknown preset, agent or rule option, an
+odd number of games) is checked here first, in the calling process, so a mistake
+is one clear ``ValueError`` rather than a traceback from inside a pool.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import smear_env
+from agents.registry import make_agent
+from smear_env.checks import as_int
+from smear_env.version import code_version
+from training.evaluate.games import MatchConfig, rules_for_agents
+from training.evaluate.lineups import A, B
+from training.evaluate.results import AgentReport, EvalResult
+from training.evaluate.tally import GameOutcome, Tally
+from training.evaluate.workers import chunks, run_chunks
+
+
+def check_preset(preset: str) -> None:
+    """Fail early, naming the presets, when ``preset`` is unknown."""
+    presets = smear_env.list_presets()
+    if preset not in presets:
+        close = difflib.get_close_matches(preset, presets, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown preset {preset!r}{hint}: expected one of {', '.join(presets)}")
+
+
+def check_setup(agents: Sequence[str], preset: str, matches: int, rule_overrides: dict[str, Any]) -> None:
+    """Validate everything a worker would trip over, in this process, with clear messages."""
+    check_preset(preset)
+    if matches < 2 or matches % 2:
+        raise ValueError(
+            f"matches must be a positive even number (each deal is played twice, seats swapped), got {matches}"
+        )
+    env = smear_env.raw_env(preset=preset, **rule_overrides)  # unknown or impossible rule options raise here
+    for spec in agents:
+        make_agent(spec, rules_for_agents(env, preset, rule_overrides), 0)  # unknown names raise, listing known ones
+
+
+def evaluate(
+    agent_a: str,
+    agent_b: str,
+    preset: str,
+    matches: int,
+    seed: int,
+    workers: int | None = None,
+    max_hands: int = 200,
+    rule_overrides: dict[str, Any] | None = None,
+    progress: bool = False,
+) -> EvalResult:
+    """Play ``matches`` games (``matches / 2`` duplicate deal pairs) of ``agent_a`` against ``agent_b``.
+
+    Agents are registry names (:func:`agents.registry.agent_names`). ``workers``
+    processes (default: every core) share the deal pairs; the results do not
+    depend on it. A game not over after ``max_hands`` deals is stopped and
+    counted as a draw. ``progress`` shows a tqdm bar on stderr.
+    """
+    overrides = dict(rule_overrides or {})
+    check_setup([agent_a, agent_b], preset, matches, overrides)
+    max_hands = as_int(max_hands, "max_hands", 1)
+    config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides)
+    workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
+    shares = chunks(matches // 2, workers)
+    start = time.perf_counter()
+    results = sorted(run_chunks(config, shares, min(workers, len(shares)), progress), key=lambda r: r[0])
+    wall = time.perf_counter() - start
+    tallies = [Tally(), Tally()]
+    games: list[GameOutcome] = []
+    for _, outcomes, chunk_tallies in results:
+        games.extend(outcomes)
+        for total, part in zip(tallies, chunk_tallies):
+            total.merge(part)
+    reports = (AgentReport.from_tally(agent_a, A, tallies[A]), AgentReport.from_tally(agent_b, B, tallies[B]))
+    stopped = sum(g.stopped for g in games)
+    return EvalResult(
+        agent_a, agent_b, preset, matches, seed, max_hands, overrides, stopped, wall, reports, tuple(games),
+        code_version(),
+    )

@@ -1,0 +1,110 @@
+"""Export a training checkpoint (``.pt``) to a torch-free policy file (``.npz``) that the neural agent loads.
+
+The serving side (``agents.neural_agent``) never imports torch or ``training``: it
+reads the weights as plain arrays plus a JSON layout (see that module for the
+layout). This module is the one bridge: it reads a checkpoint with
+``training.checkpoint`` and writes every weight of the network, the rules, the
+observation layout and engine version it was trained for, and what the
+checkpoint recorded about its making (step, training config, distillation), so
+the file says what it is. Anything in ``training`` that takes a ``.pt`` path
+converts it here, in memory (:func:`agent_from_checkpoint`)::
+
+    smear-rl export checkpoints/ten_point.pt                 # -> checkpoints/ten_point.npz
+    smear-rl export checkpoints/minnesota.pt -o agents/shipped/minnesota.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.neural_agent import POLICY_FORMAT, POLICY_FORMAT_VERSION, NeuralAgent, Policy
+from smear_env.rules import Rules
+from training.checkpoint import load_checkpoint, network_from_checkpoint
+
+#: checkpoint fields copied into the layout as they are: what the network was trained for and how
+RECORDED = (
+    "rules",
+    "engine_version",
+    "observation_version",
+    "observation_size",
+    "upgraded_from",
+    "num_actions",
+    "preset",
+    "hidden",
+    "step",
+    "update",
+    "train_minutes",
+    "config",
+    "distill",
+    "evaluation",
+)
+
+
+def policy_from_checkpoint(path: str | Path, rules: Rules | None = None) -> Policy:
+    """The checkpoint's network as a torch-free :class:`Policy` (with ``rules``, checked to be exactly them)."""
+    data = load_checkpoint(path, rules)
+    state = network_from_checkpoint(data).state_dict()
+    arrays = {name: value.detach().cpu().numpy().astype(np.float32) for name, value in state.items()}
+    layout: dict[str, Any] = {key: data[key] for key in RECORDED if key in data}
+    layout |= {
+        "format": POLICY_FORMAT,
+        "format_version": POLICY_FORMAT_VERSION,
+        "activation": "relu",
+        "source": Path(path).name,
+        "source_sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+    }
+    # torch's Linear keeps weights as [out, in]; the file keeps [in, out] so a forward pass is x @ W + b
+    out: dict[str, np.ndarray] = {"layout": np.array(json.dumps(layout, sort_keys=True))}
+    linears = sorted({int(name.split(".")[1]) for name in arrays if name.startswith("trunk.")})
+    for k, index in enumerate(linears):
+        out[f"hidden.{k}.weight"] = arrays[f"trunk.{index}.weight"].T.copy()
+        out[f"hidden.{k}.bias"] = arrays[f"trunk.{index}.bias"]
+    for head in ("policy", "value"):
+        out[f"{head}.weight"], out[f"{head}.bias"] = arrays[f"{head}.weight"].T.copy(), arrays[f"{head}.bias"]
+    return Policy.from_arrays(out, str(path))
+
+
+def export_checkpoint(path: str | Path, out: str | Path | None = None) -> Path:
+    """Write the checkpoint at ``path`` as a policy file (default: the same name with ``.npz``); returns its path."""
+    out = Path(out) if out is not None else Path(path).with_suffix(".npz")
+    return policy_from_checkpoint(path).save(out)
+
+
+def agent_from_checkpoint(
+    path: str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True
+) -> NeuralAgent:
+    """A neural agent playing the checkpoint at ``path``, converted in memory (nothing written)."""
+    policy = policy_from_checkpoint(path, rules)
+    agent = NeuralAgent(policy, rules, seed, greedy)
+    agent.path = str(path)
+    return agent
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkpoint", help="a .pt file written by training (agent.pt or checkpoint.pt)")
+    parser.add_argument("-o", "--out", help="the .npz to write (default: the checkpoint's name with .npz)")
+    args = parser.parse_args(argv)
+    try:
+        written = export_checkpoint(args.checkpoint, args.out)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
+    policy = NeuralAgent(written).policy  # read back: the file loads and plays its own rules
+    layout = policy.layout
+    size = written.stat().st_size / 1e6
+    print(
+        f"wrote {written} ({size:.2f} MB): {layout.get('preset')}, hidden {layout['hidden']}, "
+        f"step {layout.get('step')}, observation layout {layout['observation_version']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
