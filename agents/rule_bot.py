@@ -29,10 +29,6 @@ from smear_env.observation import only_bids_win
 from smear_env.rules import Rules, get_rules
 from smear_env.trump import TrumpTable, beats, trick_winner, trump_table
 
-#: presets (by ``Rules.name``) on which the bots bid to go out by default, beside every rule set where only
-#: bidders go out: against the bot without it (docs/bidding.md) it won 0.524 of 4000 games on pitch_smudge and
-#: 0.523 of 2000 on ten_point, and lost on minnesota and ten_point_midwest
-GO_OUT_PRESETS = frozenset({"pitch_smudge", "ten_point"})
 #: going out: bid a bid that wins the match when made if the estimate less this covers it (the usual margin:
 #: 0.5 to 1.5 points); blocking: outbid a side that goes out by a made bid up to the estimate less this
 GO_OUT_MARGIN = 0.0
@@ -61,10 +57,12 @@ class RuleAgent(Agent):
         self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else as_real(bid_margin, "bid_margin")
         if not isinstance(match_moon, bool):
             raise ValueError(f"match_moon {match_moon!r} is not true or false")
-        #: when a made bid wins the match, bid it if the estimate less go_out_margin covers it (None: by the rules)
-        self.go_out = go_out_by_default(self.rules) if go_out is None else go_out
-        #: when the other side can go out only by a made bid, outbid it up to the estimate less block_margin
-        #: (None: where only bidders go out, the only rules where it can apply; it won 0.575 of 4000 games there)
+        # go_out and block are on by default where only bidders go out, the rules where each won against the
+        # bot without it (pitch_smudge, docs/bidding.md); go_out lost or tied on ten_point, minnesota and
+        # ten_point_midwest, and block cannot apply where a side near the target goes out by defending
+        #: when a made bid wins the match, bid it if the estimate less go_out_margin covers it
+        self.go_out = only_bids_win(self.rules) if go_out is None else go_out
+        #: when another side can go out only by a made bid, outbid it up to the estimate less block_margin
         self.block = only_bids_win(self.rules) if block is None else block
         for option, value in (("go_out", go_out), ("block", block)):
             if value is not None and not isinstance(value, bool):
@@ -160,11 +158,6 @@ class RuleAgent(Agent):
 
 
 # ---------------------------------------------------------------------- hand evaluation
-def go_out_by_default(rules: Rules) -> bool:
-    """Whether the bots bid to go out unless told: on the presets where it won, and wherever only bidders go out."""
-    return rules.name in GO_OUT_PRESETS or only_bids_win(rules)
-
-
 def default_bid_margin(rules: Rules) -> float:
     """Bid this far below the estimate: in rule-bot self-play such bids are made about 75% of the time."""
     return 0.5 + (rules.max_hand_points - 4) / 6

@@ -51,8 +51,7 @@ from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
-from smear_env.observation import only_bids_win
-from smear_env.rules import Rules, get_rules
+from smear_env.rules import Rules
 from smear_env.trump import TrumpTable, trick_winner
 
 #: presets (by ``Rules.name``, so house variants follow their preset) on which search bids as the
@@ -111,10 +110,7 @@ class SearchAgent(RuleAgent):
         if match_moon is not None and not isinstance(match_moon, bool):
             raise ValueError(f"{what} match_moon {match_moon!r} is not true, false or None (by preset)")
         # bid_margin and match_moon: the rule bot's (which checks them), used where search bids by rule
-        # go_out and block: both ways, by default only where only bidders go out (measured on pitch_smudge:
-        # docs/bidding.md)
-        rule_set = get_rules(rules) if isinstance(rules, str) else rules
-        go_out = only_bids_win(rule_set) if go_out is None else go_out
+        # go_out and block: both ways, by default (None) as the rule bot: where only bidders go out
         super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
         if bid_by is None:
             bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")

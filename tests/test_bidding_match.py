@@ -108,21 +108,38 @@ def test_search_bids_to_win_the_match_there_too() -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "overrides", "rule_go_out", "search_go_out", "block"),
+    ("preset", "overrides", "on"),
     [
-        ("pitch_smudge", {}, True, True, True),  # only bidders go out: both rules, both bots
-        ("ten_point", {}, True, False, False),  # the rule bot's go_out won there; search's was not measured
-        ("minnesota", {}, False, False, False),
-        ("ten_point_midwest", {}, False, False, False),
-        ("six_point", {"win_requires_made_bid": True}, True, True, True),  # house rules: only bidders go out
+        ("pitch_smudge", {}, True),  # only bidders go out: where go_out and block won (docs/bidding.md)
+        ("ten_point", {}, False),  # go_out tied there, lost on minnesota and ten_point_midwest
+        ("minnesota", {}, False),
+        ("ten_point_midwest", {}, False),
+        ("six_point", {"win_requires_made_bid": True}, True),  # house rules where only bidders go out
+        ("minnesota", {"non_bidder_cap": 15}, True),  # defenders capped below the target: the same
     ],
 )
-def test_defaults_follow_the_measurements_and_the_rules(
-    preset: str, overrides: dict, rule_go_out: bool, search_go_out: bool, block: bool
+def test_bidding_by_the_match_is_on_by_default_only_where_only_bidders_go_out(
+    preset: str, overrides: dict, on: bool
 ) -> None:
     rules = get_rules(preset, **overrides)
     rule, search = RuleAgent(rules), SearchAgent(rules)
-    assert (rule.go_out, search.go_out, rule.block, search.block) == (rule_go_out, search_go_out, block, block)
+    assert (rule.go_out, rule.block, search.go_out, search.block) == (on, on, on, on)
+    forced = RuleAgent(rules, go_out=not on, block=not on)
+    assert (forced.go_out, forced.block) == (not on, not on)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"go_out": "yes"}, "go_out 'yes' is not true, false or None"),
+        ({"block": 1}, "block 1 is not true, false or None"),
+        ({"go_out_margin": float("nan")}, "go_out_margin"),
+        ({"block_margin": "1"}, "block_margin"),
+    ],
+)
+def test_bad_bidding_options_fail_clearly(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        RuleAgent("pitch_smudge", **options)
 
 
 def test_going_out_stays_within_the_estimate() -> None:

@@ -200,6 +200,8 @@ def test_need_counts_the_points_to_the_target_in_hands_and_only_bids_win_marks_p
     smear.scores = [7, 4]
     assert block(Observer(4).vector(smear, 0), 4, "need") == [0.0, 0.75, 0.0, 0.75]
     assert block(Observer(4).vector(smear, 0), 4, "only_bids_win") == [0.0]
+    capped = Game(get_rules("minnesota", non_bidder_cap=15), seed=1)  # defenders never reach the target of 21
+    assert block(Observer(4).vector(capped, 0), 4, "only_bids_win") == [1.0]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
