@@ -162,3 +162,17 @@ def test_a_layout_1_npz_of_the_wrong_size_or_another_layout_is_refused(tmp_path:
         Policy.from_arrays(other).save(tmp_path / f"v{version}.npz")
         with pytest.raises(ValueError, match=f"observation_version is {version} in the file but 2 here"):
             NeuralAgent(tmp_path / f"v{version}.npz")
+
+
+def test_fine_tuning_from_a_shipped_layout_1_agent_starts_from_its_upgraded_weights(tmp_path: Path) -> None:
+    from training.config import config_from_dict
+    from training.ppo import Trainer
+
+    stored = raw(SHIPPED["ten_point"])
+    config = config_from_dict({"preset": "ten_point", "seed": 0, "hidden": list(stored["hidden"]), "num_games": 2,
+                               "init_from": str(SHIPPED["ten_point"]), "bc_hands": 0, "device": "cpu"})  # fmt: skip
+    trainer = Trainer(config, tmp_path / "ft")
+    trainer.writer.close()
+    first, v1 = trainer.net.state_dict()["trunk.0.weight"], observation_size(4, version=1)
+    assert first.shape[1] == observation_size(4)
+    assert torch.equal(first[:, :v1], stored["model"]["trunk.0.weight"]) and not first[:, v1:].any()
