@@ -1,0 +1,111 @@
+// The breakdown of each scored hand, from the state's hand_results: who took High, Low, Jack, Jick, the jokers,
+// Trey, Game; card points; made or set; each side's score change and the new scores.
+
+import { SUITS } from "./cards.js";
+import { bidText, isSchneider } from "./table.js";
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function signed(value) {
+  return value > 0 ? `+${value}` : String(value);
+}
+
+function row(cells, header = false) {
+  const tr = document.createElement("tr");
+  cells.forEach((cell, index) => {
+    const td = document.createElement(index === 0 && header === "row" ? "th" : header === true ? "th" : "td");
+    if (td.tagName === "TH") td.scope = header === true ? "col" : "row";
+    td.textContent = cell;
+    tr.append(td);
+  });
+  return tr;
+}
+
+function table(caption, head, rows) {
+  const node = element("table", "breakdown");
+  node.append(element("caption", "", caption));
+  const thead = document.createElement("thead");
+  thead.append(row(head, true));
+  const tbody = document.createElement("tbody");
+  for (const cells of rows) tbody.append(row(cells, "row"));
+  node.append(thead, tbody);
+  return node;
+}
+
+/** One Smear hand: the contract and whether it was made, each category's taker, each side's points. */
+function smearHand(result, state, names) {
+  const teams = state.teams;
+  const box = element("div", "hand-result");
+  const bid = bidText(result.bid, state.rules);
+  const trump = result.trump ? `${SUITS[result.trump].symbol}` : "";
+  const verdict = result.made ? "made it" : "was set";
+  const headline = element("p", `verdict ${result.made ? "made" : "set"}`);
+  headline.textContent = `${names.seat(result.bidder)} bid ${bid} ${trump} and ${verdict}.`;
+  box.append(headline);
+  const rows = state.categories.map(({ key, label, points }) => {
+    const award = result.awards[key];
+    const taker = award ? names.side(award.seats, teams) : key === "game" ? "tie: nobody" : "not in play";
+    return [`${label} (${points})`, taker];
+  });
+  box.append(table("Points", ["Point", "Taken by"], rows));
+  const sides = result.sides.map((side) => [
+    names.side(side.seats, teams),
+    String(side.points),
+    String(side.card_points),
+    signed(side.score_change),
+  ]);
+  box.append(table("Sides", ["Side", "Points", "Card points", "Score"], sides));
+  box.append(scoresLine(result.scores_after, state, names));
+  return box;
+}
+
+/** One Bohemian Schneider round: counters captured per seat and the (doubled, tripled) round scores. */
+function schneiderRound(result, state, names) {
+  const box = element("div", "hand-result");
+  const rows = result.points.map((points, seat) => [names.seat(seat), String(points), signed(result.round_scores[seat])]);
+  box.append(table("Counters (A K Q J 10)", ["Player", "Counters", "Round score"], rows));
+  box.append(scoresLine(result.scores_after, state, names));
+  return box;
+}
+
+function scoresLine(scores, state, names) {
+  const text = scores.map((score, team) => `${names.team(team, state.teams)} ${score}`).join(" · ");
+  const line = element("p", "scores-after", `Scores: ${text}`);
+  line.dataset.scores = scores.join(",");
+  return line;
+}
+
+/** Every scored hand, newest first and open; earlier ones folded. */
+export function renderResults(box, state, names) {
+  box.replaceChildren();
+  const results = state.hand_results;
+  if (!results.length) {
+    box.append(element("p", "hint", "No hand scored yet."));
+    return;
+  }
+  results
+    .slice()
+    .reverse()
+    .forEach((result, index) => {
+      const details = element("details", "result");
+      details.dataset.hand = String(result.hand);
+      details.open = index === 0;
+      const label = isSchneider(state) ? `Round ${result.hand + 1}` : `Hand ${result.hand + 1}`;
+      const summary = element("summary", "", label + (isSchneider(state) ? "" : result.made ? ": made" : ": set"));
+      details.append(summary, (isSchneider(state) ? schneiderRound : smearHand)(result, state, names));
+      box.append(details);
+    });
+}
+
+/** One line announcing a scored hand, for the live region. */
+export function resultSentence(result, state, names) {
+  const scores = result.scores_after.map((score, team) => `${names.team(team, state.teams)} ${score}`).join(", ");
+  if (isSchneider(state)) return `Round ${result.hand + 1} over. Scores: ${scores}.`;
+  const verdict = result.made ? "made" : "was set";
+  return `Hand ${result.hand + 1}: ${names.seat(result.bidder)} ${verdict} bid ${bidText(result.bid, state.rules)}. Scores: ${scores}.`;
+}
