@@ -44,6 +44,13 @@ record = play_match("ten_point", 2, [make_agent(n, "ten_point", seed=i) for i, n
                     max_hands=50, verbose=False)  # fmt: skip
 print(f"match: rule and random bots, {len(record['deals'])} deals, {len(record['moves'])} moves")
 
+shipped = sorted(p.name for p in (Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped").glob("*.npz"))
+assert {"minnesota.npz", "ten_point.npz"} <= set(shipped), shipped
+neural = make_agent("neural", "ten_point", seed=0)
+record = play_match("ten_point", 3, [neural, make_agent("rule", "ten_point", seed=1)] * 2, max_hands=2, verbose=False)
+assert "torch" not in sys.modules, "the shipped neural agent imported torch"
+print(f"shipped agents {shipped}: the ten_point one played {len(record['moves'])} moves without torch")
+
 learner = smear_env.single_agent_env("ten_point", opponents="rule")
 obs, _ = learner.reset(seed=0)
 print(f"single-seat env: observation {obs.shape}, {int(learner.action_masks().sum())} legal moves")

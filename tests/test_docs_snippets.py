@@ -20,7 +20,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SKIP = re.compile(r"<!--\s*docs-test:\s*skip\s*(?:\((?P<reason>[^)]*)\))?\s*-->")
 TIME_CAP_SECONDS = 60
 #: pages the README links that other branches add (the play and service pages); drop each once it has landed
-PENDING_PAGES = {"docs/protocol.md"}
+PENDING_PAGES: set[str] = set()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import random
 
 import pytest
@@ -16,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.registry import make_agent
-from smear_env.cards import format_card, parse_card, parse_cards
-from smear_env.game import Game
+from smear_env.actions import DISCARD_BASE, parse_action
+from smear_env.cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards
+from smear_env.game import DISCARD, Game
 from smear_env.observation import player_view
-from smear_env.rules import get_rules, list_presets
+from smear_env.rules import OPTION_NAMES, PROTECTABLE, Rules, get_rules, list_presets, option_specs
 from smear_env.schneider.game import Game as SchneiderGame
 from smear_env.schneider.game import SchneiderRules
 from smear_env.schneider.observation import player_view as schneider_view
@@ -28,26 +30,46 @@ from smear_rl.server.assign import assign, group_cards
 from smear_rl.server.errors import RequestError
 from smear_rl.server.history import Tracker, suggest_body
 from smear_rl.server.rebuild import index_of, parse_request, rebuild
+from smear_rl.server.rebuild_smear import discard_regimes
+from tests.fuzz_rules import FIXED, draw_value, random_rules
+from tests.scripted import new_game
 
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def play_and_rebuild(preset: str, seed: int, hands: int = 2, **house: object) -> list[dict]:
+def play_and_rebuild(rules: Rules | str, seed: int, hands: int = 2, **house: object) -> list[dict]:
     """Play ``hands`` hands (rule bot, with a random move one time in five) rebuilding the seat on turn at every
     decision and checking its view; returns the suggest bodies of every decision."""
-    rules = get_rules(preset, **house)
+    rules = get_rules(rules, **house) if isinstance(rules, str) else rules
     game = Game(rules, seed=seed, dealer=seed % rules.num_players)
-    tracker = Tracker(game)
-    bot, rng, bodies = make_agent("rule", rules, 0), random.Random(seed), []
+    return rebuild_every_decision(game, hands, random.Random(seed))
+
+
+def rebuild_every_decision(game: Game, hands: int, rng: random.Random, moves: str = "") -> list[dict]:
+    """From ``game`` (at the start of a hand), the ``moves`` given (labels, ``;`` apart), then the rule bot's (a
+    random move one time in five) up to the end of ``hands`` hands: the seat on turn rebuilt at every decision
+    from its suggest body and its view checked against the engine's; the bodies of every decision."""
+    rules, tracker = game.rules, Tracker(game)
+    bot, bodies = make_agent("rule", rules, 0), []
+    scripted = [move.strip() for move in moves.split(";") if move.strip()]
     while not game.is_over and len(game.deals) <= hands:
         seat = game.current_player
-        body = suggest_body(tracker, seat, "rule", {"preset": preset, **house} if house else preset)
+        body = suggest_body(tracker, seat, "rule", rules_spec(rules))
         rebuilt = rebuild(parse_request(body, rules))
-        assert rebuilt.view == player_view(game, seat)
-        bodies.append(body)
         view = player_view(game, seat)
-        tracker.apply(bot.act(view) if rng.random() < 0.8 else rng.choice(view["legal_actions"]))
+        assert rebuilt.view == view, f"seat {seat} rebuilt wrong under {rules.to_dict()}"
+        bodies.append(body)
+        if scripted:
+            tracker.apply(parse_action(scripted.pop(0)))
+        else:
+            tracker.apply(bot.act(view) if rng.random() < 0.8 else rng.choice(view["legal_actions"]))
     return bodies
+
+
+def rules_spec(rules: Rules) -> dict:
+    """The ``rules`` field of a request for these rules: the preset and every option (tuples as lists)."""
+    plain = json.loads(json.dumps(rules.to_dict()))
+    return {"preset": plain.pop("name"), **plain}
 
 
 @pytest.mark.parametrize("preset", list_presets())
@@ -64,6 +86,17 @@ HOUSE_RULES = [
     ("ten_point_midwest", {"kitty_size": 4, "hand_size": 9, "deuce_points": 2}),
     ("schmier", {"redraw_limit": 2}),
     ("smear", {"discard_trump": "free"}),
+    ("ten_point", {"discard_trump": "excess_trumps", "protected_discards": ("scoring",)}),
+    ("smear", {"protected_discards": ("jack", "jick", "jokers")}),
+    ("ten_point", {"joker_rank": "not_trump"}),
+    ("minnesota", {"joker_rank": "not_trump", "follow": "strict"}),
+    ("ten_point", {"lowest_rank": "7", "trey_points": 0, "hand_size": 7, "max_bid": 7}),
+    ("ten_point", {"distinct_jokers": True, "big_joker_above_jick": True}),
+    ("ten_point_6p", {"teams": ((0, 3), (1, 4), (2, 5))}),
+    ("minnesota", {"teams": ((0,), (1, 3), (2,)), "non_bidder_cap": 15}),
+    ("minnesota", {"dealer_steals": True}),
+    ("ten_point_5p", {"stock_use": "redraw", "hand_size": 6}),
+    ("schmier", {"called_partner": True, "partnerships": False}),
 ]
 
 
@@ -72,6 +105,154 @@ HOUSE_RULES = [
 @given(seed=st.integers(0, 2**31))
 def test_rebuilt_view_is_exact_under_house_rules_too(preset: str, house: dict, seed: int) -> None:
     assert play_and_rebuild(preset, seed, **house)
+
+
+def test_a_match_resumed_part_way_is_rebuilt_with_its_scores() -> None:
+    rules = get_rules("minnesota", teams=((0,), (1, 3), (2,)), non_bidder_cap=15, target_score=21)
+    game = Game(rules, seed=3, dealer=2, scores=[14, -6, 20], hands_played=7)
+    bodies = rebuild_every_decision(game, hands=2, rng=random.Random(3))
+    assert bodies[0]["scores"] == [14, -6, 20] and bodies[0]["hands_played"] == 7
+
+
+def rules_changing(option: str, seed: int) -> Rules:
+    """A random rule set, drawn as the engine's fuzz test draws them (``tests/fuzz_rules.py``), in which ``option``
+    differs from its preset's value."""
+    rng = random.Random(seed)
+    spec = next(spec for spec in option_specs() if spec.name == option)
+    for _ in range(300):
+        rules, _ = random_rules(rng)
+        base = get_rules(rules.name)
+        if getattr(rules, option) == getattr(base, option):
+            try:
+                rules = rules.replace(**{option: draw_value(spec, getattr(rules, option), rules.num_players, rng)})
+            except ValueError:
+                continue
+        if getattr(rules, option) != getattr(base, option):
+            return rules
+    pytest.fail(f"no rule set the validator accepts changes {option} from its preset")
+
+
+@pytest.mark.parametrize("option", [name for name in OPTION_NAMES if name not in FIXED])
+def test_rebuilt_view_is_exact_under_random_rules_changing_each_option(option: str) -> None:
+    """Every rule option, one that does not exist yet included: a random rule set changing it, two hands rebuilt
+    at every decision. A new option the rebuild does not mirror fails here rather than in a user's request."""
+    seed = sum(map(ord, option))
+    assert play_and_rebuild(rules_changing(option, seed), seed)
+
+
+@pytest.mark.parametrize("index", range(16))
+def test_rebuilt_view_is_exact_under_random_rule_sets(index: int) -> None:
+    rules, _ = random_rules(random.Random(4_000 + index))
+    assert play_and_rebuild(rules, index)
+
+
+@pytest.mark.parametrize("discard_trump", ["free", "when_forced", "excess_trumps"])
+def test_the_discard_regimes_are_exactly_the_splits_the_engine_allows(discard_trump: str) -> None:
+    """Every legal run of the bidder's discards, searched on the engine, against :func:`discard_regimes`."""
+    rng, too_many_trumps = random.Random(discard_trump), 0
+    for deal in range(12):
+        protected = tuple(name for name in PROTECTABLE if rng.random() < 0.4)
+        rules = get_rules(
+            "ten_point", lowest_rank="T", hand_size=5, play_hand_size=3, trey_points=0, max_bid=7,
+            discard_trump=discard_trump, protected_discards=protected,
+        )  # fmt: skip
+        game = Game(rules, seed=deal)
+        game.apply_move("bid 4")  # seat 1, the first to bid, will take the two-card stock: seven cards, three kept
+        for _ in range(3):
+            game.apply_move("pass")
+        named = {suit: game.clone() for suit in range(4)}
+        for suit, state in named.items():
+            state.apply_move(f"trump {'CDHS'[suit]}")  # and it takes the stock
+        counts = {suit: (mask_of(state.hand(1)) & trump_table(rules, suit).trump_mask).bit_count() for suit, state in
+                  named.items()}  # fmt: skip
+        trump = max(counts, key=counts.get)  # the suit it holds most of: often more trumps than it may keep
+        too_many_trumps += counts[trump] > rules.play_hand_size
+        game, hand = named[trump], mask_of(named[trump].hand(1))
+        legal = _discard_splits(game, 1)
+        predicted = {
+            kept
+            for kept in _submasks(hand, rules.play_hand_size)
+            if any(not kept & no_keep and not hand & ~kept & no_discard for no_keep, no_discard in
+                   discard_regimes(rules, trump, exchanging=False))
+        }  # fmt: skip
+        assert legal == predicted, (protected, format_cards(cards_of(hand)))
+    assert too_many_trumps >= 3
+
+
+def _discard_splits(game: Game, seat: int) -> set[int]:
+    """The hands ``seat`` can keep after discarding down, over every legal order of its discards."""
+    kept, seen, frontier = set(), set(), [game]
+    while frontier:
+        state = frontier.pop()
+        hand = mask_of(state.hand(seat))
+        if state.current_player != seat or state.phase != DISCARD:
+            kept.add(hand)
+            continue
+        for action in state.legal_actions():
+            after = hand & ~(1 << (action - DISCARD_BASE))
+            if after not in seen:
+                seen.add(after)
+                child = state.clone()
+                child.apply(action)
+                frontier.append(child)
+    return kept
+
+
+def _submasks(mask: int, size: int) -> list[int]:
+    return [mask_of(cards) for cards in itertools.combinations(cards_of(mask), size)]
+
+
+# ---------------------------------------------------------------------- a call that names nobody, or never comes
+
+# ten_point_5p for three players on a 24-card deck (9 to Ace, no jokers): seven trumps can be called, and a
+# bidder holding all of them has nobody to call, so the engine skips the call.
+SHORT_CALL = {"num_players": 3, "lowest_rank": "9", "jokers": 0, "hand_size": 8, "trey_points": 0,
+              "min_bid": 2, "max_bid": 5}  # fmt: skip
+ALL_HEARTS = ["AH KH QH JH TH 9H JD AS", "9C TC JC QC KC AC 9S TS", "9D TD QD KD AD JS QS KS"]
+
+
+def test_a_bidder_holding_every_trump_it_could_call_calls_nobody_and_is_rebuilt_so() -> None:
+    """Seat 0 deals, bids and names hearts holding all seven callable trumps: the call is skipped, so seat 1 is on
+    turn right after (the rebuild infers the bidder's hearts from that) and every view after fits."""
+    game = new_game("ten_point_5p", [ALL_HEARTS[0], ALL_HEARTS[1], ALL_HEARTS[2]], **SHORT_CALL)
+    bodies = rebuild_every_decision(game, 1, random.Random(1), "pass; pass; bid 2; trump H")
+    assert bodies[4]["seat"] == 1 and [e["move"] for e in bodies[4]["events"]][-1] == "trump H"
+
+
+def test_a_skipped_call_is_refused_when_a_callable_trump_is_seen_elsewhere() -> None:
+    game = new_game("ten_point_5p", ALL_HEARTS, **SHORT_CALL)
+    bodies = rebuild_every_decision(game, 1, random.Random(1), "pass; pass; bid 2; trump H; discard 9S")
+    rules = get_rules("ten_point_5p", **SHORT_CALL)
+    at_end = copy.deepcopy(bodies[4]) | {"hand": ["9H" if c == "9C" else c for c in bodies[4]["hand"]]}
+    with pytest.raises(RequestError) as info:
+        rebuild(parse_request(at_end, rules))
+    assert info.value.code == "not_your_turn" and "seat 0's turn to call a partner" in info.value.message
+    assert "you have seen 9H elsewhere" in info.value.message
+    later = copy.deepcopy(bodies[5]) | {"hand": at_end["hand"]}  # after my discard of 9S
+    with pytest.raises(RequestError) as info:
+        rebuild(parse_request(later, rules))
+    assert info.value.field == "events[4].seat" and "seat 0's turn" in info.value.message
+
+
+# ten_point_5p with a redraw on a 34-card deck (7 to Ace and two jokers): 30 cards dealt, a stock of four.
+REDRAW_CALL = {"stock_use": "redraw", "hand_size": 6, "lowest_rank": "7", "redraw_limit": 1, "trey_points": 0,
+               "max_bid": 7}  # fmt: skip
+
+
+def test_a_called_card_nobody_held_may_be_drawn_in_the_redraw_and_played() -> None:
+    """Seat 1 calls the JH, which lies in the stock (nobody is partner); seat 2 exchanges the 7S and draws it,
+    then follows the AH with it. Every seat's view fits at every decision, the JH's new holder owes nothing."""
+    game = new_game(
+        "ten_point_5p",
+        ["7H 8H 9H TH JK JK2", "AH KH QH 7C 8C 9C", "7S 8S 9S TS QS KS", "7D 8D 9D TD QD KD", "TC JC QC KC AC AS"],
+        stock="JH JD AD JS",
+        **REDRAW_CALL,
+    )
+    moves = "bid 4; pass; pass; pass; pass; trump H; call JH; done; discard 7S; done; done; discard AD; discard JS"
+    moves += "; discard 7H; play AH; play JH"  # the dealer took JD AD JS, the rest of the stock
+    bodies = rebuild_every_decision(game, 1, random.Random(2), moves)
+    call = next(e for e in bodies[-1]["events"] if e.get("move") == "call JH")
+    assert call["partner"] is None and {"seat": 2, "move": "play JH"} in bodies[-1]["events"]
 
 
 @pytest.mark.parametrize("rounds", [2])

@@ -37,7 +37,7 @@ from smear_rl.server.limits import Settings
 from smear_rl.server.models import ErrorBody, MoveBody, SuggestAnswer, SuggestBody, TableBody, refusal
 from smear_rl.server.replay import router as replay_router
 from smear_rl.server.suggest import Pools
-from smear_rl.server.tables import Table, TableStore
+from smear_rl.server.tables import MatchStart, Table, TableStore
 
 log = logging.getLogger("smear_rl.server")
 API_VERSION = "1"
@@ -184,7 +184,8 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
 
     @app.post("/v1/tables", status_code=201, responses=ERRORS, tags=["tables"], summary="open a table")
     async def create_table(body: TableBody) -> JSONResponse:
-        table = store().create(body.rules, body.seats, body.seed, body.bot_delay_ms)
+        start = MatchStart(body.dealer, body.scores, body.hands_played)
+        table = store().create(body.rules, body.seats, body.seed, body.bot_delay_ms, start)
         seats = [
             {"seat": s.seat, "kind": s.kind, "bot": s.bot.spec if s.bot else None, "token": s.token}
             for s in table.seats

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_env import actions as A
-from smear_env.cards import cards_of, format_card
+from smear_env.cards import cards_of, format_card, mask_of
 from smear_env.schneider import game as schneider
 
 SCHNEIDER = schneider.GAME_NAME
@@ -45,9 +45,17 @@ def parse_move(game_name: str, text: str) -> int:
     return schneider.parse_action(text) if game_name == SCHNEIDER else A.parse_action(text)
 
 
-def _holdings(game: Any) -> list[int]:
-    """Each seat's hand as a bit mask (cards taken appear here first)."""
-    return list(game.hands)
+def match_scores(game: Any) -> list[int]:
+    """The match score of each team (Bohemian Schneider: of each seat)."""
+    return list(game.scores) if is_schneider(game) else list(game.match_scores())
+
+
+def _taken(game: Any) -> list[int]:
+    """Each seat's cards taken so far this hand, as bit masks: Smear's from the kitty or stock
+    (``Game.picked_up``); Bohemian Schneider's drawn cards reach the hand, which is read instead."""
+    if is_schneider(game):
+        return list(game.hands)
+    return [mask_of(game.picked_up(seat)) for seat in range(game.num_players)]
 
 
 @dataclass
@@ -78,11 +86,11 @@ class Tracker:
     def apply(self, action: int) -> list[dict[str, Any]]:
         """Apply ``action`` for the seat on turn (``ValueError`` if illegal, nothing changed); the new events."""
         game = self.game
-        seat, before, deals = game.current_player, _holdings(game), len(game.deals)
+        seat, before, deals = game.current_player, _taken(game), len(game.deals)
         game.apply(action)
         events: list[dict[str, Any]] = [{"seat": seat, "move": format_move(game, action)}]
         if not is_schneider(game) and A.CALL_BASE <= action < A.DISCARD_BASE:
-            events[0]["partner"] = game.partner if game.partner >= 0 else None
+            events[0]["partner"] = game.contract().partner
         if len(game.deals) == deals:  # takes happen inside a hand, never at its end
             events += self._takes(seat, before)
         self.hands[deals - 1].extend(events)
@@ -99,8 +107,9 @@ class Tracker:
         else:
             order = [(game.dealer + k) % n for k in range(1, n + 1)]  # redraw: non-dealers in turn, the dealer last
         events = []
+        after = _taken(game)
         for seat in order:
-            new = game.hands[seat] & ~before[seat]
+            new = after[seat] & ~before[seat]
             if new:
                 events.append({"seat": seat, "take": [format_card(c) for c in cards_of(new)]})
         return events
@@ -136,7 +145,7 @@ def suggest_body(tracker: Tracker, seat: int, bot: str, rules: Any, seed: int = 
         "seed": seed,
         "seat": seat,
         "dealer": tracker.dealers[-1],
-        "scores": list(game.scores),
+        "scores": match_scores(game),
         "hands_played": game.rounds_played if is_schneider(game) else game.hands_played,
         "hand": tracker.dealt[-1][seat],
         "events": seat_events(tracker.current_events, seat),

@@ -59,7 +59,7 @@ class SuggestBody(BaseModel):
         json_schema_extra={"items": EVENT_SCHEMA},
     )
     scores: list[StrictInt] | None = Field(
-        None, description="match scores per team (per player without partnerships); default all 0", max_length=16
+        None, description="match scores before this hand, one per team (rules' teams); default all 0", max_length=64
     )
     hands_played: Annotated[StrictInt, Field(ge=0, le=100_000)] = Field(
         0, description="hands (rounds) scored so far in the match"
@@ -81,6 +81,15 @@ class TableBody(BaseModel):
     seed: Seed | None = Field(None, description="seeds the deal and the bots (random when left out, and reported)")
     bot_delay_ms: Annotated[StrictInt, Field(ge=0)] = Field(
         0, description="how long each bot waits before moving, so a page can show moves one at a time"
+    )
+    dealer: SeatNumber = Field(0, description="the dealer of the first hand")
+    scores: list[StrictInt] | None = Field(
+        None,
+        description="to resume a match: the scores it stands at, one per team (the table state's teams); default all 0",
+        max_length=64,
+    )
+    hands_played: Annotated[StrictInt, Field(ge=0, le=100_000)] = Field(
+        0, description="to resume a match: the hands it has already scored (fixed-length matches count them)"
     )
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from smear_env.cards import NUM_CARDS, format_card, parse_card
+from smear_env.game import check_scores
 from smear_env.schneider.game import SchneiderRules
 from smear_rl.server.errors import RequestError, history_error
 
@@ -137,10 +138,7 @@ def parse_request(data: dict[str, Any], rules: Any) -> SeatRequest:
     for name, value in (("seat", seat), ("dealer", dealer)):
         if not 0 <= value < n:
             raise RequestError(f"{name} {value} is not a seat: expected 0..{n - 1} ({n} players)", name)
-    scores = list(data.get("scores") or [0] * units)
-    if len(scores) != units:
-        what = "team" if units < n else "player"
-        raise RequestError(f"scores has {len(scores)} entries: expected one per {what} ({units})", "scores")
+    scores = _scores(rules, data.get("scores"), units)
     hands_played = data.get("hands_played", 0)
     if hands_played < 0:
         raise RequestError(f"hands_played {hands_played} cannot be negative", "hands_played")
@@ -153,6 +151,21 @@ def parse_request(data: dict[str, Any], rules: Any) -> SeatRequest:
             f"hand has {len(hand)} cards: expected the {hand_size} dealt to seat {seat} this hand", "hand"
         )
     return SeatRequest(rules, seat, dealer, scores, hands_played, hand, list(data["events"]))
+
+
+def _scores(rules: Any, scores: list[int] | None, units: int) -> list[int]:
+    """Match scores before this hand (default all 0): one per team of ``rules.team_seats``, the engine's check
+    (:func:`smear_env.game.check_scores`); Bohemian Schneider: one per seat."""
+    if scores is None:
+        return [0] * units
+    if isinstance(rules, SchneiderRules):
+        if len(scores) != units:
+            raise RequestError(f"scores has {len(scores)} entries: expected one per player ({units})", "scores")
+        return list(scores)
+    try:
+        return check_scores(rules, scores)
+    except ValueError as err:
+        raise RequestError(str(err), "scores") from None
 
 
 def read_events(req: SeatRequest, read_one: Callable[[int, Any], Event]) -> tuple[list[Event], RequestError | None]:
@@ -229,13 +242,15 @@ def replay_moves(
     view_of: Callable[[Any, int], dict[str, Any]],
     action_of: Callable[[Any, Event], int | RequestError],
     refusal_of: Callable[[Any, Event], str],
+    check: Callable[[Any, Event], RequestError | None] | None = None,
 ) -> tuple[list[dict[str, Any]], RequestError | None]:
     """Apply the move events to ``game`` in order; my views at my decisions (``keep_views``: with the index of the
     event I made there) and the first refusal.
 
     ``action_of`` turns an event into the action to apply (another seat's hidden discard
     needs a card from the deal); ``refusal_of`` explains another seat's illegal move without
-    the engine's list of legal moves, which would show the hidden cards of the deal.
+    the engine's list of legal moves, which would show the hidden cards of the deal; ``check``
+    compares what an event says beyond its move (a call's partner) with the engine after it.
     """
     views: list[dict[str, Any]] = []
     for ev in events:
@@ -259,6 +274,9 @@ def replay_moves(
             game.apply(action)
         except ValueError as err:
             return views, history_error(ev.index, str(err) if ev.seat == me else refusal_of(game, ev), "move")
+        problem = check(game, ev) if check is not None else None
+        if problem is not None:
+            return views, problem
     return views, None
 
 

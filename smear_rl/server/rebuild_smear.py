@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smear_env import actions as A
-from smear_env.cards import JOKERS_MASK, SUITS, cards_of, format_card, mask_of
+from smear_env.cards import JOKERS_MASK, SUITS, cards_of, format_card, format_cards, mask_of
 from smear_env.game import DISCARD, PHASE_NAMES, Deal, Game
 from smear_env.observation import player_view
 from smear_env.rules import Rules
@@ -46,6 +46,10 @@ class _Reader:
 
     def __init__(self, req: SeatRequest) -> None:
         self.req = req
+        try:  # the engine's own checks of a match resumed part-way (hands_played within a fixed-length match)
+            Game(req.rules, seed=0, dealer=req.dealer, scores=req.scores, hands_played=req.hands_played)
+        except ValueError as err:
+            raise RequestError(str(err), "hands_played") from None
         self.deck = frozenset(req.rules.deck)
         self.mine = set(req.hand)  # cards I hold now (dealt, taken; not yet played or discarded)
         self.ledger = Ledger(req.seat, req.hand)
@@ -137,7 +141,8 @@ class _Reader:
             self.ledger.move(i, card, "played")
             return
         owner = self.called_owner.get(card)
-        if owner is not None and owner != seat:
+        drawn = owner == -1 and self.req.rules.stock_use == "redraw"  # nobody held it at the call; a redraw since may
+        if owner is not None and owner != seat and not drawn:
             holder = f"seat {owner}, the called partner," if owner >= 0 else "nobody (the call named no partner)"
             raise history_error(i, f"{format_card(card)} is the called card, held by {holder} not seat {seat}", "move")
         self.ledger.place(i, card, "played", seat)
@@ -184,8 +189,14 @@ class _Walk:
     bidder: int = -1
     trump: int = -1
     trump_at_discards: int = -1  # trump suit known when the discards were made (-1: not yet named then)
+    trump_index: int = -1  # the event naming trump
     called: int = -1
     partner: int = -1
+    call_index: int = -1  # the event calling a partner
+    # called_partner: another seat named trump and called nobody, which the engine lets a bidder do only
+    # holding every trump it could call (Game._after_trump); at_end: inferred from my being on turn after it
+    call_skipped: bool = False
+    call_skipped_at_end: bool = False
     discards: dict[int, int] = field(default_factory=dict)  # hidden discards per other seat
     plays: list[tuple[int, int, int]] = field(default_factory=list)  # (event index, seat, card)
     problems: list[RequestError] = field(default_factory=list)
@@ -202,7 +213,7 @@ def walk(req: SeatRequest, events: list[Event], complete: bool = True) -> _Walk:
     """
     r, n, dealer = req.rules, req.rules.num_players, req.dealer
     w = _Walk()
-    bids = high = 0
+    bids = 0
     exchanged: dict[int, int] = {}
     for ev in events:
         if not ev.is_move:
@@ -210,9 +221,8 @@ def walk(req: SeatRequest, events: list[Event], complete: bool = True) -> _Walk:
         action, seat = ev.action, ev.seat
         if action is not None and 0 <= action <= BID_ACTIONS:
             bids += 1
-            value = A.MOON_BID if action == A.MOON else action
-            if action != A.PASS and value > high:
-                high, w.bidder = value, seat
+            if action != A.PASS:  # the engine's auction allows only a higher bid, or the dealer's steal
+                w.bidder = seat
             if bids == n:
                 if w.bidder < 0:
                     w.problems.append(
@@ -226,11 +236,11 @@ def walk(req: SeatRequest, events: list[Event], complete: bool = True) -> _Walk:
                 if w.bidder >= 0 and pickup:
                     w.takes.append(_Take(ev.index, w.bidder, pickup, r.kitty_size))
         elif action is not None and A.TRUMP_BASE <= action < A.CALL_BASE:
-            w.trump = action - A.TRUMP_BASE
+            w.trump, w.trump_index = action - A.TRUMP_BASE, ev.index
             if r.stock_use == "to_bidder" and w.bidder >= 0 and r.stock_size:
                 w.takes.append(_Take(ev.index, w.bidder, r.stock_size))
         elif action is not None and A.CALL_BASE <= action < A.DISCARD_BASE:
-            w.called, w.partner = action - A.CALL_BASE, ev.partner
+            w.called, w.partner, w.call_index = action - A.CALL_BASE, ev.partner, ev.index
         elif action == HIDDEN or (action is not None and A.DISCARD_BASE <= action <= A.DONE):
             w.trump_at_discards = w.trump
             if action != A.DONE and seat != req.seat:
@@ -250,7 +260,17 @@ def walk(req: SeatRequest, events: list[Event], complete: bool = True) -> _Walk:
                 w.trump = card // 13  # the first card led sets trump
             w.plays.append((ev.index, seat, card))
     _match_takes(req, events, w, complete)
+    _skipped_call(req, events, w, complete)
     return w
+
+
+def _skipped_call(req: SeatRequest, events: list[Event], w: _Walk, complete: bool) -> None:
+    """Whether another seat named trump and went on without calling a partner (see :class:`_Walk`)."""
+    if not req.rules.called_partner or w.trump_index < 0 or w.called >= 0 or w.bidder in (-1, req.seat):
+        return
+    later = any(ev.is_move and ev.index > w.trump_index for ev in events)
+    if later or complete:
+        w.call_skipped, w.call_skipped_at_end = True, not later
 
 
 def _match_takes(req: SeatRequest, events: list[Event], w: _Walk, complete: bool) -> None:
@@ -296,22 +316,24 @@ def _match_takes(req: SeatRequest, events: list[Event], w: _Walk, complete: bool
 
 @dataclass
 class _Slots:
-    """The hidden places of each other seat: its hand now (R) and its discards (D), plus cards nobody took (OUT)."""
+    """Where unseen cards may go: each other seat's hand now and its discards, my takes a prefix of the history
+    does not name yet, and out of every hand (kitty, stock); how many each holds, and what each may not hold."""
 
     seats: list[int]
     hand_room: dict[int, int]
     discard_room: dict[int, int]
-    forbid_hand: dict[int, int]  # cards each seat cannot hold now (suits it showed void in, ...)
-    forbid_discard: dict[int, int]
-    fixed_hand: dict[int, int]  # cards known to be in a seat's hand (the called card)
-    fixed_out: int  # cards known to be out of every hand
     played: dict[int, int]  # cards each seat played
     unseen: int  # cards whose place the seat does not know
-    my_unreported: int = 0  # cards I took that a prefix of the history does not name yet: any unseen cards
+    my_unreported: int = 0  # cards I took that a prefix of the history does not name yet
+    forbid_hand: dict[int, int] = field(default_factory=dict)  # cards a seat cannot hold now (a suit it lacked...)
+    forbid_discard: dict[int, int] = field(default_factory=dict)
+    fixed_hand: dict[int, int] = field(default_factory=dict)  # cards known to be in a seat's hand (the called card)
+    forbid_unreported: int = 0
+    forbid_out: int = 0  # cards known to be in some hand or discards
 
 
-def constraints(req: SeatRequest, w: _Walk) -> _Slots | str:
-    """The places hidden cards may go, from the walk; a reason string when the counts alone rule it out."""
+def constraints(req: SeatRequest, w: _Walk) -> _Slots | RequestError | str:
+    """The places hidden cards may go, from the walk; the reason when the counts alone rule it out."""
     r, me, n = req.rules, req.seat, req.rules.num_players
     seats = [s for s in range(n) if s != me]
     mine = mask_of(req.hand)
@@ -324,30 +346,76 @@ def constraints(req: SeatRequest, w: _Walk) -> _Slots | str:
     seen = mine
     for mask in played.values():
         seen |= mask
-    unseen = mask_of(r.deck) & ~seen
     taken = {s: sum(t.count for t in w.takes if t.seat == s) for s in seats}
     unknown_mine = sum(t.count for t in w.takes if t.seat == me and t.cards is None)  # not reported yet
-    hand_room, discard_room = {}, {}
+    slots = _Slots(seats, {}, {}, played, mask_of(r.deck) & ~seen, unknown_mine)
     for s in seats:
-        discard_room[s] = w.discards.get(s, 0)
-        hand_room[s] = r.hand_size + taken[s] - discard_room[s] - played[s].bit_count()
-        if hand_room[s] < 0:
+        slots.discard_room[s] = w.discards.get(s, 0)
+        slots.hand_room[s] = r.hand_size + taken[s] - slots.discard_room[s] - played[s].bit_count()
+        if slots.hand_room[s] < 0:
             return f"seat {s} has played and discarded more cards than it held"
-    forbid_hand = dict.fromkeys(seats, 0)
-    forbid_discard = dict.fromkeys(seats, 0)
-    fixed_hand = dict.fromkeys(seats, 0)
-    fixed_out = 0
-    if w.called >= 0:
-        bit = 1 << w.called
-        if w.partner >= 0 and w.partner != me and not played[w.partner] & bit:
-            fixed_hand[w.partner] |= bit & unseen
-            forbid_discard[w.partner] |= bit
-        elif w.partner < 0:
-            fixed_out |= bit & unseen
-    _void_constraints(req, w, forbid_hand)
-    return _Slots(
-        seats, hand_room, discard_room, forbid_hand, forbid_discard, fixed_hand, fixed_out, played, unseen, unknown_mine
-    )
+        slots.forbid_hand[s] = slots.forbid_discard[s] = slots.fixed_hand[s] = 0
+    _called_card_constraints(req, w, slots)
+    if w.call_skipped:
+        elsewhere = _callable(r, w.trump) & ~slots.unseen & ~played[w.bidder]
+        if elsewhere:
+            return _skipped_call_problem(req, w, f"you have seen {format_cards(cards_of(elsewhere))} elsewhere")
+        _skipped_call_constraints(req, w, slots)
+    _void_constraints(req, w, slots.forbid_hand)
+    return slots
+
+
+def _called_card_constraints(req: SeatRequest, w: _Walk, slots: _Slots) -> None:
+    """The called card stays in the partner's hand until played (its discards spare it, ``Game._legal_discards``).
+
+    Called with nobody holding it, it was in no hand at the call (``Game._call``): it is out of every hand, or
+    in the hand of a seat that has drawn since (a redraw), as one of the cards drawn (:func:`_dealt_or_drawn`).
+    """
+    if w.called < 0:
+        return
+    bit = 1 << w.called
+    if w.partner >= 0:
+        if w.partner != req.seat and not slots.played[w.partner] & bit:
+            slots.fixed_hand[w.partner] |= bit & slots.unseen
+            slots.forbid_discard[w.partner] |= bit
+        return
+    drawn_since = {t.seat for t in w.takes if t.trigger > w.call_index}
+    for s in slots.seats:
+        if s not in drawn_since:
+            slots.forbid_hand[s] |= bit
+            slots.forbid_discard[s] |= bit
+    if req.seat not in drawn_since:
+        slots.forbid_unreported |= bit
+
+
+def _callable(rules: Rules, trump: int) -> int:
+    """The cards a bidder may call once ``trump`` is named, but for those in its own hand (``Game._legal_calls``)."""
+    t = trump_table(rules, trump)
+    return t.trump_mask & ~(1 << t.three)
+
+
+def _skipped_call_constraints(req: SeatRequest, w: _Walk, slots: _Slots) -> None:
+    """A bidder that called nobody held every trump it could call: none of them is anywhere else."""
+    cards = _callable(req.rules, w.trump)
+    for s in slots.seats:
+        if s != w.bidder:
+            slots.forbid_hand[s] |= cards
+            slots.forbid_discard[s] |= cards
+    slots.forbid_unreported |= cards
+    slots.forbid_out |= cards
+
+
+def _skipped_call_problem(req: SeatRequest, w: _Walk, detail: str) -> RequestError | str:
+    """Why the bidder cannot have gone on without calling a partner: it would have held every trump it could call."""
+    cards = format_cards(cards_of(_callable(req.rules, w.trump)))
+    held = f"a bidder calls nobody only holding every trump it could call ({cards}), and {detail}"
+    if w.call_skipped_at_end:
+        return RequestError(
+            f"after these events it is seat {w.bidder}'s turn to call a partner, not seat {req.seat}'s: {held}",
+            "seat",
+            "not_your_turn",
+        )
+    return f"seat {w.bidder} named trump and called no partner: {held}"
 
 
 def _void_constraints(req: SeatRequest, w: _Walk, forbid: dict[int, int]) -> None:
@@ -371,38 +439,46 @@ def _void_constraints(req: SeatRequest, w: _Walk, forbid: dict[int, int]) -> Non
                 continue
             if k == 0 and seat == w.partner and w.called >= 0 and card != w.called:
                 forbid[seat] |= 1 << w.called  # the partner must play the called card to the first trick
+            if t.free >> card & 1:
+                continue  # a joker that is not a trump may be played at any time
             suit = t.effective_suit[card]
             trumped_in = r.follow == "follow_or_trump" and led != w.trump and suit == w.trump
             if suit != led and not trumped_in:
                 forbid[seat] |= t.suit_masks[led]
 
 
-def _regimes(req: SeatRequest, w: _Walk, slots: _Slots, seat: int) -> list[tuple[int, int]]:
-    """The ways ``seat``'s hidden discards can have been legal, as (forbidden in hand, forbidden in discards).
+def discard_regimes(rules: Rules, trump: int, exchanging: bool) -> list[tuple[int, int]]:
+    """Every way a seat's run of discards can have been legal under ``Game._legal_discards``, each as (cards it
+    cannot have kept, cards it cannot have discarded): a split of its cards is legal if it fits one of them.
 
-    With trumps discarded only when forced: all non-trumps (0); some unprotected trumps,
-    so it kept only trumps (1); protected ones too, so it kept only protected trumps (2).
-    A redraw's non-dealer exchanges non-trumps only. The called card never counts.
+    Kept means held after its last discard, but for a partner's called card, which the engine sets apart.
+    ``trump`` is the suit named when the discards were made (-1: none yet, so any card goes); ``exchanging``:
+    a redraw's non-dealer, who gives up non-trumps only. Trumps discarded only when forced, or freely while
+    holding more than ``play_hand_size`` trumps (``excess_trumps``), allow the same splits in another order
+    (holding too many trumps, a seat keeps only trumps either way): only non-trumps discarded; or only trumps
+    kept and no protected one discarded; or only protected trumps kept (the engine's last resort).
     """
-    r = req.rules
-    if not slots.discard_room[seat] or w.trump_at_discards < 0:
+    if trump < 0:
         return [(0, 0)]
-    t = trump_table(r, w.trump_at_discards)
-    deck, trumps = mask_of(r.deck), t.trump_mask
-    if r.stock_use == "redraw" and seat != req.dealer:
-        return [(0, trumps)]
-    if r.discard_trump != "when_forced":
+    t = trump_table(rules, trump)
+    if exchanging:
+        return [(0, t.trump_mask)]
+    if rules.discard_trump == "free":
         return [(0, 0)]
+    deck = mask_of(rules.deck)
+    return [(0, t.trump_mask), (deck & ~t.trump_mask, t.protected), (deck & ~t.protected, 0)]
+
+
+def _regimes(req: SeatRequest, w: _Walk, slots: _Slots, seat: int) -> list[tuple[int, int]]:
+    """The :func:`discard_regimes` of ``seat`` that the cards it has played since leave possible."""
+    if not slots.discard_room[seat]:
+        return [(0, 0)]
+    exchanging = req.rules.stock_use == "redraw" and seat != req.dealer
     kept = slots.played[seat] & ~(1 << w.called if seat == w.partner and w.called >= 0 else 0)
-    options = [(0, trumps)]
-    if not kept & ~trumps:
-        options.append((deck & ~trumps, t.protected))
-    if not kept & ~t.protected:
-        options.append((deck & ~t.protected, 0))
-    return options
+    return [regime for regime in discard_regimes(req.rules, w.trump_at_discards, exchanging) if not kept & regime[0]]
 
 
-def place_hidden(req: SeatRequest, w: _Walk, slots: _Slots) -> dict[str, Any] | str:
+def place_hidden(req: SeatRequest, w: _Walk, slots: _Slots) -> dict[str, Any] | RequestError | str:
     """Each other seat's hidden hand and discards and the cards nobody took, or why no placement fits."""
     seats = slots.seats
     for s in seats:
@@ -416,13 +492,13 @@ def place_hidden(req: SeatRequest, w: _Walk, slots: _Slots) -> dict[str, Any] | 
         result = _place_once(slots, forbid_hand, forbid_discard)
         if result is not None:
             return result
-    return _why_not(req, slots)
+    return _why_not(req, w, slots)
 
 
 def _place_once(slots: _Slots, forbid_hand: dict[int, int], forbid_discard: dict[int, int]) -> dict[str, Any] | None:
     """One placement of the unseen cards under these constraints (one way each seat's discards were legal)."""
     seats = slots.seats
-    free = slots.unseen & ~slots.fixed_out
+    free = slots.unseen
     for s in seats:
         free &= ~slots.fixed_hand[s]
     # slots: 2k = seat k's hand, 2k+1 its discards, then my unreported takes, then out of every hand
@@ -432,20 +508,21 @@ def _place_once(slots: _Slots, forbid_hand: dict[int, int], forbid_discard: dict
     capacities.append(slots.my_unreported)
     out_slot = len(capacities)
     capacities.append(free.bit_count() - sum(capacities))
-    if capacities[-1] < 0 or min(capacities) < 0:
+    if min(capacities) < 0:
         return None
-    forbidden = [mask for s in seats for mask in (forbid_hand[s], forbid_discard[s])] + [0, 0]
+    forbidden = [mask for s in seats for mask in (forbid_hand[s], forbid_discard[s])]
+    forbidden += [slots.forbid_unreported, slots.forbid_out]
     placed = assign(group_cards(free, forbidden), capacities)
     if placed is None:
         return None
     hands = {s: slots.fixed_hand[s] | placed[2 * k] for k, s in enumerate(seats)}
     discards = {s: placed[2 * k + 1] for k, s in enumerate(seats)}
-    out = cards_of(slots.fixed_out | placed[out_slot])
-    return {"hands": hands, "discards": discards, "mine_unknown": cards_of(placed[out_slot - 1]), "out": out}
+    return {"hands": hands, "discards": discards, "mine_unknown": cards_of(placed[out_slot - 1]),
+            "out": cards_of(placed[out_slot])}  # fmt: skip
 
 
-def _why_not(req: SeatRequest, slots: _Slots) -> str:
-    """A reason a person can check: a seat whose hidden hand cannot be filled, else the general one."""
+def _why_not(req: SeatRequest, w: _Walk, slots: _Slots) -> RequestError | str:
+    """A reason a person can check: a seat whose hidden hand cannot be filled, a skipped call, else the general one."""
     for s in slots.seats:
         fits = slots.unseen & ~slots.forbid_hand[s]
         if fits.bit_count() < slots.hand_room[s]:
@@ -454,6 +531,8 @@ def _why_not(req: SeatRequest, slots: _Slots) -> str:
                 f"seat {s} still holds {slots.hand_room[s]} unseen cards but only {fits.bit_count()} unseen "
                 f"cards fit what it showed{shown}"
             )
+    if w.call_skipped:
+        return _skipped_call_problem(req, w, "no arrangement of the unseen cards gives it those and fits the rest")
     return "no arrangement of the unseen cards fits every seat's plays, discards and the cards each took"
 
 
@@ -470,6 +549,7 @@ def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> tuple[Deal
     r, me, n = req.rules, req.seat, req.rules.num_players
     hidden_hands, discards = placed["hands"], placed["discards"]
     mine_unknown = list(placed["mine_unknown"])
+    dealt_first, drawn_last = _dealt_or_drawn(req, w)
     hands: list[list[int]] = [[] for _ in range(n)]
     hands[me] = list(req.hand)
     to_take: dict[int, list[int]] = {}
@@ -481,6 +561,7 @@ def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> tuple[Deal
         # a redraw's non-dealer exchanges cards it was dealt: what it takes is among what it kept
         keep_first = r.stock_use == "redraw" and s != req.dealer
         movable = [c for c in held if not (keep_first and discards[s] >> c & 1)]
+        movable.sort(key=lambda c: (drawn_last >> c & 1) - (dealt_first >> c & 1))  # takes come off the end
         to_take[s] = movable[len(movable) - count :] if count else []
         hands[s] = [c for c in held if c not in set(to_take[s])]
     kitty: list[int] = []
@@ -500,6 +581,18 @@ def build_deal(req: SeatRequest, w: _Walk, placed: dict[str, Any]) -> tuple[Deal
     return Deal(hands, kitty, stock), order
 
 
+def _dealt_or_drawn(req: SeatRequest, w: _Walk) -> tuple[int, int]:
+    """Cards a seat held before the call (dealt, or taken first), and the card it can only have drawn after it.
+
+    Before: a partner's called card, and the trumps a bidder that called nobody held. After: a called card
+    nobody held at the call (drawn in a redraw). Other cards may be dealt or taken alike.
+    """
+    if w.called >= 0:
+        bit = 1 << w.called
+        return (bit, 0) if w.partner >= 0 else (0, bit)
+    return (_callable(req.rules, w.trump), 0) if w.call_skipped else (0, 0)
+
+
 def _played_by(w: _Walk, seat: int) -> int:
     return mask_of(card for _, s, card in w.plays if s == seat)
 
@@ -517,9 +610,7 @@ def replay_events(
     req: SeatRequest, events: list[Event], deal: Deal, order: dict[int, list[int]], keep_views: bool
 ) -> tuple[Game, list[dict[str, Any]], RequestError | None]:
     """Replay the events on the engine from ``deal``; the game, my views at my decisions, and the first refusal."""
-    game = Game(req.rules, seed=0, dealer=req.dealer, deals=[deal])
-    game.scores = list(req.scores)
-    game.hands_played = req.hands_played
+    game = Game(req.rules, seed=0, dealer=req.dealer, deals=[deal], scores=req.scores, hands_played=req.hands_played)
     pending = {s: list(cards) for s, cards in order.items()}
 
     def action_of(game: Game, ev: Event) -> int | RequestError:
@@ -532,8 +623,19 @@ def replay_events(
             )
         return action
 
-    views, problem = replay_moves(game, events, req.seat, keep_views, player_view, action_of, _public_refusal)
+    views, problem = replay_moves(
+        game, events, req.seat, keep_views, player_view, action_of, _public_refusal, _partner_as_named
+    )
     return game, views, problem
+
+
+def _partner_as_named(game: Game, ev: Event) -> RequestError | None:
+    """After a call: the partner the engine finds on the deal is the one the history names (every seat learns it)."""
+    if ev.action is None or not A.CALL_BASE <= ev.action < A.DISCARD_BASE:
+        return None
+    if game.contract().partner == (None if ev.partner < 0 else ev.partner):
+        return None
+    return history_error(ev.index, "the partner it names does not fit the history", "partner")
 
 
 def _hidden_discard(game: Game, pending: list[int]) -> int | None:
@@ -565,6 +667,10 @@ class SmearHistory:
 
     def __init__(self, req: SeatRequest) -> None:
         self.req = req
+        try:  # the engine's own checks of a match resumed part-way (hands_played within a fixed-length match)
+            Game(req.rules, seed=0, dealer=req.dealer, scores=req.scores, hands_played=req.hands_played)
+        except ValueError as err:
+            raise RequestError(str(err), "hands_played") from None
 
     def read(self) -> tuple[list[Event], RequestError | None]:
         return _Reader(self.req).read()
@@ -574,10 +680,10 @@ class SmearHistory:
         if w.problems:
             return min(w.problems, key=index_of)
         slots = constraints(self.req, w)
-        if isinstance(slots, str):
+        if not isinstance(slots, _Slots):
             return slots
         placed = place_hidden(self.req, w, slots)
-        if isinstance(placed, str):
+        if not isinstance(placed, dict):
             return placed
         return build_deal(self.req, w, placed)
 

@@ -24,17 +24,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import Agent
-from smear_env import actions as A
 from smear_env.cards import format_card
-from smear_env.game import Game
+from smear_env.game import Game, check_scores
 from smear_env.observation import player_view as smear_view
 from smear_env.schneider import game as schneider
 from smear_env.schneider.observation import player_view as schneider_view
-from smear_env.trump import trick_winner
+from smear_env.scoring import Trick
 from smear_rl.server.bots import BotInfo, Bots, parse_rules
 from smear_rl.server.display import display_fields
 from smear_rl.server.errors import ApiError, RequestError
-from smear_rl.server.history import Tracker, is_schneider, parse_move, seat_view_of
+from smear_rl.server.history import Tracker, is_schneider, match_scores, parse_move, seat_view_of
 from smear_rl.server.limits import Settings
 from smear_rl.server.results import hand_result, round_result
 from smear_rl.server.suggest import Pools
@@ -84,6 +83,13 @@ class Table:
     def game(self) -> Any:
         return self.tracker.game
 
+    @property
+    def teams(self) -> list[list[int]]:
+        """The seats of each team, in the order of ``scores`` (Bohemian Schneider: each seat alone)."""
+        if is_schneider(self.game):
+            return [[seat] for seat in range(schneider.NUM_PLAYERS)]
+        return [list(seats) for seats in self.rules.team_seats]
+
     def touch(self) -> None:
         self.touched = time.monotonic()
 
@@ -116,7 +122,8 @@ class Table:
             "legal_actions": view.get("legal_actions", []) if on_turn else [],
             "view": view,
             "last_trick": self.last_trick,
-            "scores": list(game.scores),
+            "teams": self.teams,
+            "scores": match_scores(game),
             "hand_results": self.results,
             "log": entries[log_from:],
             "log_size": len(entries),
@@ -133,37 +140,40 @@ class Table:
     # ------------------------------------------------------------------ changes
     def apply(self, action: int) -> None:
         """Apply a legal action (the engine checks it: ``ValueError``, nothing changed), noting tricks and results."""
-        game = self.game
-        seat, trick, table = game.current_player, list(game.trick), None if is_schneider(game) else game.table
-        hand, finished = len(self.tracker.hands) - 1, self._finished()
-        self.tracker.apply(action)
-        card = action if table is None else action - A.PLAY_BASE
-        size = 2 if table is None else game.num_players
-        if (table is None or action >= A.PLAY_BASE) and len(trick) == size - 1:
-            plays = [*trick, (seat, card)]
-            if table is None:
-                (leader, led), (follower, followed) = plays
-                winner = follower if schneider.follower_wins(led, followed) else leader
-            else:
-                winner = trick_winner(plays, table)[0]
+        hand = len(self.tracker.hands) - 1
+        trick, result = self._apply_schneider(action) if is_schneider(self.game) else self._apply_smear(action)
+        if trick is not None:
+            leader, plays, winner = trick
             cards = [[s, format_card(c)] for s, c in plays]
-            self.last_trick = {"hand": hand, "leader": plays[0][0], "cards": cards, "winner": winner}
-        if self._finished() > finished:
-            self._note_result(hand)
+            self.last_trick = {"hand": hand, "leader": leader, "cards": cards, "winner": winner}
+        if result is not None:
+            self.results.append(result)
         self.version += 1
 
-    def _finished(self) -> int:
+    def _apply_smear(self, action: int) -> tuple[Trick | None, dict[str, Any] | None]:
+        """The trick the move completed and the hand it scored, as the engine recorded them (None: none)."""
         game = self.game
-        return len(game.round_results) if is_schneider(game) else len(game.hand_results)
+        hand, scored, tricks = len(self.tracker.hands) - 1, game.hands_played, len(game.completed_tricks())
+        self.tracker.apply(action)
+        if game.hands_played > scored:  # the last trick ended the hand: its result keeps the tricks
+            newest = game.results()[-1]
+            return newest.tricks[-1], hand_result(newest, len(self.results), self.tracker.dealers[hand])
+        done = game.completed_tricks()
+        return (done[-1] if len(done) > tricks else None), None
 
-    def _note_result(self, hand: int) -> None:
+    def _apply_schneider(self, action: int) -> tuple[Trick | None, dict[str, Any] | None]:
+        """The trick the move completed (the engine keeps no trick past its round) and the round it scored."""
         game = self.game
-        number = len(self.results)
-        if is_schneider(game):
-            self.results.append(round_result(game.round_results[-1], number, list(game.scores)))
-        else:
-            dealer = self.tracker.dealers[hand]
-            self.results.append(hand_result(game.hand_results[-1], number, dealer, list(game.scores)))
+        seat, trick, rounds = game.current_player, list(game.trick), len(game.round_results)
+        self.tracker.apply(action)
+        done = None
+        if trick:  # the follower's card completes the trick
+            leader, led = trick[0]
+            winner = seat if schneider.follower_wins(led, action) else leader
+            done = Trick(leader, ((leader, led), (seat, action)), winner)
+        if len(game.round_results) == rounds:
+            return done, None
+        return done, round_result(game.round_results[-1], len(self.results), list(game.scores))
 
 
 class TableStore:
@@ -175,7 +185,15 @@ class TableStore:
         self.streams = 0
 
     # ------------------------------------------------------------------ create, find, close
-    def create(self, rules_spec: Any, seat_specs: list[Any], seed: int | None, bot_delay_ms: int) -> Table:
+    def create(
+        self,
+        rules_spec: Any,
+        seat_specs: list[Any],
+        seed: int | None,
+        bot_delay_ms: int,
+        start: MatchStart | None = None,
+    ) -> Table:
+        """A new table, its bots on their way; ``start`` resumes a match (its scores, hands played, dealer)."""
         s = self.settings
         self.expire()
         if len(self.tables) >= s.max_tables:
@@ -187,11 +205,8 @@ class TableStore:
         if not 0 <= bot_delay_ms <= s.max_bot_delay_ms:
             raise RequestError(f"bot_delay_ms {bot_delay_ms}: expected 0..{s.max_bot_delay_ms}", "bot_delay_ms")
         seed = secrets.randbits(62) if seed is None else seed
+        game = new_game(rules, seed, start or MatchStart())
         seats = [self._seat(k, spec, rules, seed) for k, spec in enumerate(seat_specs)]
-        if is_schneider_rules(rules):
-            game: Any = schneider.Game(rules, seed=seed)
-        else:
-            game = Game(rules, seed=seed)
         table = Table(
             secrets.token_urlsafe(9),
             rules,
@@ -336,3 +351,37 @@ class TableStore:
 
 def is_schneider_rules(rules: Any) -> bool:
     return isinstance(rules, schneider.SchneiderRules)
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """Where a table's match starts: the first dealer, and for a match resumed part-way, its scores (one per team)
+    and the hands already played."""
+
+    dealer: int = 0
+    scores: list[int] | None = None
+    hands_played: int = 0
+
+
+def new_game(rules: Any, seed: int, start: MatchStart) -> Any:
+    """The table's game from ``start``, checked by the engine: 422 naming the field it refuses."""
+    n = schneider.NUM_PLAYERS if is_schneider_rules(rules) else rules.num_players
+    if not 0 <= start.dealer < n:
+        raise RequestError(f"dealer {start.dealer} is not a seat: expected 0..{n - 1} ({n} players)", "dealer")
+    if is_schneider_rules(rules):
+        if any(start.scores or ()) or start.hands_played:
+            raise RequestError(
+                "a Bohemian Schneider table starts a new match: its engine takes no starting scores or rounds",
+                "scores" if any(start.scores or ()) else "hands_played",
+            )
+        return schneider.Game(rules, seed=seed, dealer=start.dealer)
+    scores = None
+    if start.scores is not None:
+        try:
+            scores = check_scores(rules, start.scores)
+        except ValueError as err:
+            raise RequestError(str(err), "scores") from None
+    try:
+        return Game(rules, seed=seed, dealer=start.dealer, scores=scores, hands_played=start.hands_played)
+    except ValueError as err:  # what is left for the engine to refuse: hands_played past a fixed-length match
+        raise RequestError(str(err), "hands_played") from None
