@@ -44,7 +44,8 @@ record = play_match("ten_point", 2, [make_agent(n, "ten_point", seed=i) for i, n
                     max_hands=50, verbose=False)  # fmt: skip
 print(f"match: rule and random bots, {len(record['deals'])} deals, {len(record['moves'])} moves")
 
-shipped = sorted(p.name for p in (Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped").glob("*.npz"))
+shipped_dir = Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped"
+shipped = sorted(p.name for p in shipped_dir.glob("*.npz"))
 assert {"minnesota.npz", "ten_point.npz"} <= set(shipped), shipped
 neural = make_agent("neural", "ten_point", seed=0)
 record = play_match("ten_point", 3, [neural, make_agent("rule", "ten_point", seed=1)] * 2, max_hands=2, verbose=False)

@@ -160,13 +160,23 @@ def test_the_hand_is_grouped_trumps_first_with_the_jick_and_jokers_in_trick_orde
     assert display_fields(rules, {"trump": "H"})["hand_groups"] == []  # a spectator holds no cards
 
 
-def test_teams_and_categories_follow_the_rules_not_the_seat_numbers() -> None:
-    rules = get_rules("ten_point_6p", teams=[[0, 1, 2], [3, 4, 5]])
-    fields = display_fields(rules, {"hand": []})
-    assert fields["teams"] == [[0, 1, 2], [3, 4, 5]]
-    alone = display_fields(get_rules("ten_point_midwest", partnerships=False), {"hand": []})
-    assert alone["teams"] == [[0], [1], [2], [3]]
-    labels = {c["key"]: (c["label"], c["points"]) for c in fields["categories"]}
+def spectator_state(client: TestClient, rules: Any) -> dict[str, Any]:
+    count = 2 if rules == "bohemian_schneider" else get_rules(**rules).num_players
+    body = {"rules": rules, "seats": ["remote"] * count, "seed": 1, "bot_delay_ms": 0}
+    created = client.post("/v1/tables", json=body)
+    assert created.status_code == 201, created.json()
+    return created.json()["state"]
+
+
+def test_teams_and_categories_follow_the_rules_not_the_seat_numbers(client: TestClient) -> None:
+    six = {"preset": "ten_point_6p", "teams": [[0, 1, 2], [3, 4, 5]]}
+    state = spectator_state(client, six)
+    assert state["teams"] == [[0, 1, 2], [3, 4, 5]] and len(state["scores"]) == 2
+    alone = spectator_state(client, {"preset": "ten_point_midwest", "partnerships": False})
+    assert alone["teams"] == [[0], [1], [2], [3]] and len(alone["scores"]) == 4
+    assert spectator_state(client, "bohemian_schneider")["teams"] == [[0], [1]]
+    rules = get_rules(**six)
+    labels = {c["key"]: (c["label"], c["points"]) for c in state["categories"]}
     assert labels["trey"] == ("Trey", rules.trey_points) and labels["jick"] == ("Jick", rules.jick_points)
     pitch = display_fields(get_rules("pitch_smudge"), {"hand": []})["categories"]
     assert [c["key"] for c in pitch] == ["high", "low", "jack", "game"]  # no Jick, jokers or Trey in pitch

@@ -1,28 +1,20 @@
-"""What a page shows besides the engine's view: the teams' seats, the hand grouped, the categories scored.
+"""What a page shows besides the engine's view: the hand grouped, the categories scored.
 
-A web table renders states and must not re-derive rules in JavaScript: teams may be
-any seating list (``rules.team_seats``), the Jick and the jokers join the trump suit
-in trick order, and which scoring categories exist (and what each is worth) depends
-on a dozen options. The table state carries these, computed here by the engine's own
-code (:mod:`smear_rl.play.hand`, :mod:`smear_rl.play.breakdown`, shared with the
-terminal), so the browser only draws them.
+A web table renders states and must not re-derive rules in JavaScript: the Jick and
+the jokers join the trump suit in trick order, and which scoring categories exist (and
+what each is worth) depends on a dozen options. The table state carries these, computed
+here by the engine's own code (:mod:`smear_rl.play.hand`, :mod:`smear_rl.play.breakdown`,
+shared with the terminal), so the browser only draws them. (The teams' seats, which
+the page needs too, are the table's own ``teams``: :attr:`smear_rl.server.tables.Table.teams`.)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from smear_env.schneider.game import NUM_PLAYERS as SCHNEIDER_PLAYERS
 from smear_env.schneider.game import SchneiderRules
 from smear_rl.play.breakdown import categories_in_play
 from smear_rl.play.hand import hand_groups
-
-
-def team_seats(rules: Any) -> list[list[int]]:
-    """The seats of each team, in the order of the state's ``scores`` (Bohemian Schneider: each seat alone)."""
-    if isinstance(rules, SchneiderRules):
-        return [[seat] for seat in range(SCHNEIDER_PLAYERS)]
-    return [list(seats) for seats in rules.team_seats]
 
 
 def grouped_hand(rules: Any, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -42,5 +34,5 @@ def categories(rules: Any) -> list[dict[str, Any]]:
 
 
 def display_fields(rules: Any, view: dict[str, Any]) -> dict[str, Any]:
-    """The table state's display fields for a seat with this view: ``teams``, ``hand_groups``, ``categories``."""
-    return {"teams": team_seats(rules), "hand_groups": grouped_hand(rules, view), "categories": categories(rules)}
+    """The table state's display fields for a seat with this view: ``hand_groups`` and ``categories``."""
+    return {"hand_groups": grouped_hand(rules, view), "categories": categories(rules)}

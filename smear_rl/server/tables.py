@@ -130,7 +130,7 @@ class Table:
             "match_over": game.is_over,
             "winners": sorted(game.winners),
             "error": self.error,
-            **display_fields(self.rules, view),  # teams, hand_groups, categories: what a page draws
+            **display_fields(self.rules, view),  # hand_groups, categories: what a page draws
         }
 
     def public_log(self, seat: int | None) -> list[dict[str, Any]]:

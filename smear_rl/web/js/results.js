@@ -1,7 +1,7 @@
 // The breakdown of each scored hand, from the state's hand_results: who took High, Low, Jack, Jick, the jokers,
 // Trey, Game; card points; made or set; each side's score change and the new scores.
 
-import { SUITS } from "./cards.js";
+import { cardText, SUITS } from "./cards.js";
 import { bidText, isSchneider } from "./table.js";
 
 function element(tag, className, text) {
@@ -37,6 +37,16 @@ function table(caption, head, rows) {
   return node;
 }
 
+/** Who took a category: the side, and the seat and card that decided it ("Team A: You & Seat 2 (Seat 2, A♥)");
+ * nobody: Game tied on card points, or the card was not dealt. */
+function takerText(award, sideSeats, teams, names) {
+  if (!award || award.side === null) return award?.category === "game" ? "tie: nobody" : "not in play";
+  const side = names.side(sideSeats.get(award.side) ?? [], teams);
+  if (award.seat === null || award.card === null) return side;
+  const who = sideSeats.get(award.side).length > 1 ? `${names.seat(award.seat)}, ` : "";
+  return `${side} (${who}${cardText(award.card)})`;
+}
+
 /** One Smear hand: the contract and whether it was made, each category's taker, each side's points. */
 function smearHand(result, state, names) {
   const teams = state.teams;
@@ -47,10 +57,11 @@ function smearHand(result, state, names) {
   const headline = element("p", `verdict ${result.made ? "made" : "set"}`);
   headline.textContent = `${names.seat(result.bidder)} bid ${bid} ${trump} and ${verdict}.`;
   box.append(headline);
+  const sideSeats = new Map(result.sides.map((side) => [side.side, side.seats]));
+  const taken = new Map(result.categories.map((award) => [award.category, award]));
   const rows = state.categories.map(({ key, label, points }) => {
-    const award = result.awards[key];
-    const taker = award ? names.side(award.seats, teams) : key === "game" ? "tie: nobody" : "not in play";
-    return [`${label} (${points})`, taker];
+    const award = taken.get(key);
+    return [`${label} (${points})`, takerText(award, sideSeats, teams, names)];
   });
   box.append(table("Points", ["Point", "Taken by"], rows));
   const sides = result.sides.map((side) => [
