@@ -226,7 +226,33 @@ def check_against_record(page: Any, http: httpx.Client, table: dict[str, Any], f
     newest = page.locator("#results details").first.locator(".scores-after").get_attribute("data-scores")
     assert newest == ",".join(map(str, game.scores))
     assert "Match over" in page.locator("#felt").inner_text()
+    summary = page.locator("#felt .hand-summary").inner_text()  # the last hand in brief, on the felt
+    assert all(f"→ {score}" in summary for score in game.scores), summary
+    if final["preset"] != "bohemian_schneider":
+        for number, result in enumerate(game.hand_results):
+            assert shown_breakdown(page, number) == engine_breakdown(result), f"hand {number + 1}"
     return game
+
+
+def shown_breakdown(page: Any, number: int) -> dict[str, Any]:
+    """What the page's results say of a hand: the seats of the side that took each category, each side's change."""
+    box = page.locator(f"#results details[data-hand='{number}']")
+    taken = box.locator("tr[data-category]").evaluate_all("rs => rs.map(r => [r.dataset.category, r.dataset.seats])")
+    sides = box.locator("tr[data-seats]:not([data-category])").evaluate_all(
+        "rows => rows.map(r => [r.dataset.seats, r.lastElementChild.textContent])"
+    )
+    return {"taken": dict(taken), "sides": dict(sides)}
+
+
+def engine_breakdown(result: Any) -> dict[str, Any]:
+    """The same from the engine's HandResult (a category nobody took: no seats)."""
+
+    def seats(side: int) -> str:
+        return ",".join(str(seat) for seat, owner in enumerate(result.side_of_seat) if owner == side)
+
+    taken = {key: seats(result.awards[key]) if key in result.awards else "" for key in result.values}
+    sides = {seats(side): f"+{change}" if change > 0 else str(change) for side, change in result.deltas.items()}
+    return {"taken": taken, "sides": sides}
 
 
 # ---------------------------------------------------------------------- whole matches by clicking
@@ -262,6 +288,44 @@ def test_the_table_record_opens_in_the_replay_viewer_after_the_match(page: Any, 
     assert page.locator("#replay").get_attribute("data-steps") == str(len(record["moves"]))
     bots = [s["bot"] for s in api_state(http, table)["seats"]]
     assert f"Seat 1 ({bots[1]})" in page.locator("#replay-hands").inner_text()  # the table's players, named
+
+
+def test_bots_moves_arrive_one_at_a_time_at_the_chosen_pace_by_server_events(page: Any, http: httpx.Client) -> None:
+    """Each bot move is its own state on the page and its own announcement, at least the pace apart, pushed by the
+    server: the page opens one event stream and asks for no table state in a loop."""
+    pace_ms = 300
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.evaluate(
+        """() => {
+        window.seen = [];
+        const note = () => window.seen.push([document.getElementById('table').dataset.version, performance.now(),
+                                             document.getElementById('announcer').textContent]);
+        new MutationObserver(note).observe(document.getElementById('table'), {attributeFilter: ['data-version']});
+        }"""
+    )
+    page.get_by_label("Preset").select_option("minnesota")
+    page.get_by_label("More options").fill("")
+    page.get_by_label("Your seat").select_option("3")  # the dealer is seat 0: seats 1 and 2 bid before seat 3
+    set_range(page, "#pace", pace_ms)
+    assert page.locator("#pace-value").inner_text() == "0.3 s"
+    page.wait_for_function("document.querySelectorAll('#bot-seats select option').length > 0")
+    page.get_by_role("button", name="New game").click()
+    wait_for_turn(page)
+    table = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    state = api_state(http, table)
+    bot_moves = [entry for entry in state["log"] if "move" in entry]
+    assert [entry["seat"] for entry in bot_moves] == [1, 2] and state["version"] == 2
+    noted = page.evaluate("window.seen")  # the stream's first state redraws version 0: count each version once
+    seen = [note for index, note in enumerate(noted) if index == 0 or note[0] != noted[index - 1][0]]
+    assert [int(version) for version, _, _ in seen] == [0, 1, 2]  # every state shown, in order, none skipped
+    gaps = [later[1] - earlier[1] for earlier, later in zip(seen, seen[1:])]
+    assert min(gaps) >= pace_ms * 0.9, gaps
+    for (_, _, said), entry in zip(seen[1:], bot_moves):  # each move announced as it came
+        assert said.startswith(f"Seat {entry['seat']} "), said
+    assert "Your turn" in seen[-1][2]
+    table_calls = [url for url in requests if f"/v1/tables/{table['id']}" in url]
+    assert len([url for url in table_calls if "/events" in url]) == 1 and len(table_calls) == 1, table_calls
 
 
 # ---------------------------------------------------------------------- keyboard

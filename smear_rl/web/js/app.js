@@ -6,7 +6,7 @@ import { LogView, eventText } from "./log.js";
 import { enabledMoves, legalText, renderMoves, typedMove } from "./moves.js";
 import { Names } from "./names.js";
 import { Replay } from "./replay.js";
-import { renderResults, resultSentence } from "./results.js";
+import { handSummary, renderResults, resultSentence } from "./results.js";
 import { Setup } from "./setup.js";
 import { renderFelt, renderLastTrick, renderScoreboard, winnersText } from "./table.js";
 
@@ -95,7 +95,7 @@ function show(next, { quiet = false } = {}) {
   root.dataset.phase = state.view.phase;
   const focus = focusBefore();
   renderScoreboard($("scoreboard"), state, names);
-  renderFelt($("felt"), state, names, { perspective: table?.seat ?? 0 });
+  renderFelt($("felt"), state, names, { perspective: table?.seat ?? 0, summary: handSummary(state, names) });
   renderMoves($("moves"), state);
   renderLastTrick($("last-trick"), state, names);
   renderResults($("results"), state, names);
@@ -104,6 +104,8 @@ function show(next, { quiet = false } = {}) {
   announce(quiet);
   restoreFocus(focus);
   const over = state.match_over || Boolean(state.error);
+  $("after-match").hidden = !over || !table;
+  $("type-move").hidden = over;
   $("replay-current").disabled = !over;
   $("replay-current-hint").hidden = over;
   $("save-record").hidden = !over;
@@ -234,6 +236,8 @@ async function tableRecord() {
 $("show-table").addEventListener("click", () => showView("table"));
 $("show-replay").addEventListener("click", () => showView("replay"));
 $("show-help").addEventListener("click", () => $("help").showModal());
+$("play-again").addEventListener("click", () => setup.start());
+$("replay-match").addEventListener("click", () => $("replay-current").click());
 $("replay-current").addEventListener("click", async () => {
   try {
     await replay.open(await tableRecord(), table.seats);

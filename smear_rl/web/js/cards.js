@@ -27,6 +27,12 @@ function jokerWords(joker, rules) {
   return joker === 1 ? "joker" : "second joker";
 }
 
+/** The word on a joker's face: "BIG JOKER" / "LITTLE JOKER" when they differ, "JOKER" and "JOKER 2" otherwise. */
+function jokerFaceWord(joker, rules) {
+  if (rules && rules.distinct_jokers) return joker === 1 ? "BIG JOKER" : "LITTLE JOKER";
+  return joker === 2 ? "JOKER 2" : "JOKER";
+}
+
 /** A card in words, for screen readers and tooltips: "ace of spades". */
 export function cardWords(name, rules) {
   const card = parseCard(name);
@@ -56,8 +62,7 @@ export function cardFace(name, { size = "", trump = false, rules = null } = {}) 
   if (trump) face.classList.add("trump");
   if (card.joker) {
     face.dataset.suit = "joker";
-    const big = rules && rules.distinct_jokers ? (card.joker === 1 ? "BIG" : "LITTLE") : "";
-    face.innerHTML = `<span class="corner">★</span><span class="pip">★</span><span class="joker-word">${big} JOKER</span>`;
+    face.innerHTML = `<span class="corner">★</span><span class="pip">★</span><span class="joker-word">${jokerFaceWord(card.joker, rules)}</span>`;
   } else {
     face.dataset.suit = card.suit;
     const symbol = SUITS[card.suit].symbol;

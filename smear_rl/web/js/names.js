@@ -31,11 +31,28 @@ export class Names {
     return seats.length === 1 ? this.seat(seats[0]) : `Team ${TEAM_LETTERS[index]}: ${this.group(seats)}`;
   }
 
+  /** A match team in few words: "Team B" (the scoreboard says who is in it), or a single seat as the seat. */
+  teamShort(index, teams) {
+    const seats = teams[index];
+    return seats.length === 1 ? this.seat(seats[0]) : `Team ${TEAM_LETTERS[index]}`;
+  }
+
   /** A scoring side of one hand, by its seats (a team, or with a called partner the bidder's pair). */
   side(seats, teams) {
-    const index = teams.findIndex((team) => team.length === seats.length && team.every((k) => seats.includes(k)));
+    const index = sameTeam(seats, teams);
     return index >= 0 ? this.team(index, teams) : this.group(seats);
   }
+
+  /** A scoring side in few words: "Team B", "You", "Seat 1 & Seat 3" (a called partnership). */
+  sideShort(seats, teams) {
+    const index = sameTeam(seats, teams);
+    return index >= 0 ? this.teamShort(index, teams) : this.group(seats);
+  }
+}
+
+/** The index of the team made of exactly these seats, or -1. */
+function sameTeam(seats, teams) {
+  return teams.findIndex((team) => team.length === seats.length && team.every((k) => seats.includes(k)));
 }
 
 /** The team index of a seat, from the state's `teams`. */

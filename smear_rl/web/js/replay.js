@@ -5,7 +5,7 @@ import { api, errorText } from "./api.js";
 import { cardImage, cardOfMove } from "./cards.js";
 import { eventText } from "./log.js";
 import { Names } from "./names.js";
-import { renderResults } from "./results.js";
+import { handSummary, renderResults } from "./results.js";
 import { renderFelt, renderScoreboard, isSchneider } from "./table.js";
 
 function element(tag, className, text) {
@@ -131,7 +131,7 @@ export class Replay {
     else if (state.match_over) text += " The match is over.";
     this.$("replay-move").textContent = text;
     renderScoreboard(this.$("replay-scoreboard"), state, names);
-    renderFelt(this.$("replay-felt"), state, names, { perspective: 0, backs: false });
+    renderFelt(this.$("replay-felt"), state, names, { perspective: 0, backs: false, summary: handSummary(state, names) });
     this.renderHands(seats, state, names, next, undealt);
     renderResults(this.$("replay-results"), state, names);
     if (fresh) this.renderMoveList(moves, state, names);

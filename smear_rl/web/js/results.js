@@ -15,8 +15,9 @@ function signed(value) {
   return value > 0 ? `+${value}` : String(value);
 }
 
-function row(cells, header = false) {
+function row(cells, header = false, data = {}) {
   const tr = document.createElement("tr");
+  Object.assign(tr.dataset, data);
   cells.forEach((cell, index) => {
     const td = document.createElement(index === 0 && header === "row" ? "th" : header === true ? "th" : "td");
     if (td.tagName === "TH") td.scope = header === true ? "col" : "row";
@@ -26,24 +27,28 @@ function row(cells, header = false) {
   return tr;
 }
 
+/** A small table; rows are cell lists, or {cells, data} to put data-* attributes on the row. */
 function table(caption, head, rows) {
   const node = element("table", "breakdown");
   node.append(element("caption", "", caption));
   const thead = document.createElement("thead");
   thead.append(row(head, true));
   const tbody = document.createElement("tbody");
-  for (const cells of rows) tbody.append(row(cells, "row"));
+  for (const item of rows) {
+    tbody.append(Array.isArray(item) ? row(item, "row") : row(item.cells, "row", item.data));
+  }
   node.append(thead, tbody);
   return node;
 }
 
-/** Who took a category: the side, and the seat and card that decided it ("Team A: You & Seat 2 (Seat 2, A♥)");
- * nobody: Game tied on card points, or the card was not dealt. */
+/** Who took a category: the side, and the seat and card that decided it ("Team A (Seat 2, A♥)"); nobody: Game
+ * tied on card points, or the card was not dealt. */
 function takerText(award, sideSeats, teams, names) {
   if (!award || award.side === null) return award?.category === "game" ? "tie: nobody" : "not in play";
-  const side = names.side(sideSeats.get(award.side) ?? [], teams);
+  const seats = sideSeats.get(award.side);
+  const side = names.sideShort(seats, teams);
   if (award.seat === null || award.card === null) return side;
-  const who = sideSeats.get(award.side).length > 1 ? `${names.seat(award.seat)}, ` : "";
+  const who = seats.length > 1 ? `${names.seat(award.seat)}, ` : "";
   return `${side} (${who}${cardText(award.card)})`;
 }
 
@@ -61,15 +66,14 @@ function smearHand(result, state, names) {
   const taken = new Map(result.categories.map((award) => [award.category, award]));
   const rows = state.categories.map(({ key, label, points }) => {
     const award = taken.get(key);
-    return [`${label} (${points})`, takerText(award, sideSeats, teams, names)];
+    const seats = award && award.side !== null ? sideSeats.get(award.side).join(",") : "";
+    return { cells: [`${label} (${points})`, takerText(award, sideSeats, teams, names)], data: { category: key, seats } };
   });
   box.append(table("Points", ["Point", "Taken by"], rows));
-  const sides = result.sides.map((side) => [
-    names.side(side.seats, teams),
-    String(side.points),
-    String(side.card_points),
-    signed(side.score_change),
-  ]);
+  const sides = result.sides.map((side) => ({
+    cells: [names.sideShort(side.seats, teams), String(side.points), String(side.card_points), signed(side.score_change)],
+    data: { seats: side.seats.join(",") },
+  }));
   box.append(table("Sides", ["Side", "Points", "Card points", "Score"], sides));
   box.append(scoresLine(result.scores_after, state, names));
   return box;
@@ -85,7 +89,7 @@ function schneiderRound(result, state, names) {
 }
 
 function scoresLine(scores, state, names) {
-  const text = scores.map((score, team) => `${names.team(team, state.teams)} ${score}`).join(" · ");
+  const text = scores.map((score, team) => `${names.teamShort(team, state.teams)} ${score}`).join(" · ");
   const line = element("p", "scores-after", `Scores: ${text}`);
   line.dataset.scores = scores.join(",");
   return line;
@@ -119,4 +123,41 @@ export function resultSentence(result, state, names) {
   if (isSchneider(state)) return `Round ${result.hand + 1} over. Scores: ${scores}.`;
   const verdict = result.made ? "made" : "was set";
   return `Hand ${result.hand + 1}: ${names.seat(result.bidder)} ${verdict} bid ${bidText(result.bid, state.rules)}. Scores: ${scores}.`;
+}
+
+/**
+ * The newest scored hand in brief, for the middle of the felt while the next deal has not reached its first trick
+ * (or the match is over): the contract and its fate, who took each point, each team's change and new score.
+ * Null when there is nothing to sum up.
+ */
+export function handSummary(state, names) {
+  const result = state.hand_results[state.hand_results.length - 1];
+  const { view } = state;
+  if (!result || (!state.match_over && (view.trick.length || view.tricks.length))) return null;
+  const box = element("div", "hand-summary");
+  box.setAttribute("role", "group");
+  const title = isSchneider(state) ? `Round ${result.hand + 1}` : `Hand ${result.hand + 1}`;
+  box.setAttribute("aria-label", `${title} scored`);
+  if (isSchneider(state)) {
+    box.append(element("p", "summary-title", `${title} over`));
+  } else {
+    const trump = result.trump ? ` ${SUITS[result.trump].symbol}` : "";
+    const verdict = `${names.seat(result.bidder)} bid ${bidText(result.bid, state.rules)}${trump} and ${result.made ? "made it" : "was set"}`;
+    box.append(element("p", `summary-title ${result.made ? "made" : "set"}`, `${title}: ${verdict}`));
+    const sideSeats = new Map(result.sides.map((side) => [side.side, side.seats]));
+    const taken = new Map(result.categories.map((award) => [award.category, award]));
+    const points = state.categories.map(({ key, label }) => {
+      const award = taken.get(key);
+      const who = award && award.side !== null ? names.sideShort(sideSeats.get(award.side), state.teams) : "nobody";
+      return `${label}: ${who}`;
+    });
+    box.append(element("p", "summary-points", points.join(" · ")));
+  }
+  const before = result.scores_before ?? result.scores_after.map((score, team) => score - (result.round_scores?.[team] ?? 0));
+  const changes = result.scores_after.map((score, team) => {
+    const change = score - before[team];
+    return `${names.teamShort(team, state.teams)} ${signed(change)} → ${score}`;
+  });
+  box.append(element("p", "summary-scores", changes.join(" · ")));
+  return box;
 }

@@ -50,7 +50,7 @@ function matchFacts(state, names) {
     facts.push(`Round ${Math.min(view.rounds_played + 1, view.num_rounds)} of ${view.num_rounds}`);
   } else {
     facts.push(rules.match_end === "hands" ? `${rules.num_hands} hands` : `Game to ${rules.target_score}`);
-    facts.push(`Hand ${view.hands_played + 1}`);
+    facts.push(state.match_over ? `${view.hands_played} hands played` : `Hand ${view.hands_played + 1}`);
   }
   if (!state.match_over) facts.push(`Dealer: ${names.seat(state.dealer)}`);
   if (!isSchneider(state) && view.bidder >= 0 && view.phase !== "bid") {
@@ -86,9 +86,10 @@ function heldCount(state, k) {
 
 /**
  * Draw the table: each seat with its name, team, dealer chip, bid and tricks taken; the trick in the middle.
- * options.perspective: the seat drawn at the bottom; options.backs: draw other seats' cards face down.
+ * options.perspective: the seat drawn at the bottom; options.backs: draw other seats' cards face down;
+ * options.summary: a node for the middle (the hand just scored), or null.
  */
-export function renderFelt(felt, state, names, { perspective = 0, backs = true } = {}) {
+export function renderFelt(felt, state, names, { perspective = 0, backs = true, summary = null } = {}) {
   const { view } = state;
   const n = view.num_players;
   felt.replaceChildren();
@@ -101,7 +102,7 @@ export function renderFelt(felt, state, names, { perspective = 0, backs = true }
     at(box, 50 + 40 * x, 50 + 39 * y);
     seats.append(box);
   }
-  felt.append(seats, centre(state, names, perspective));
+  felt.append(seats, centre(state, names, perspective, summary));
 }
 
 function seatBox(state, names, k, showBacks) {
@@ -163,7 +164,7 @@ function seatBox(state, names, k, showBacks) {
 }
 
 /** The middle of the felt: the contract, the trick (or the trick just taken), the kitty or pile, a message. */
-function centre(state, names, perspective) {
+function centre(state, names, perspective, summary) {
   const { view, rules } = state;
   const middle = element("div", "centre");
   const players = view.num_players;
@@ -201,6 +202,7 @@ function centre(state, names, perspective) {
     trump.setAttribute("aria-label", `Trump: ${suitText(view.trump)}`);
     info.append(trump);
   }
+  if (summary) info.append(summary);
   const message = centreMessage(state, names, caption);
   if (message) info.append(element("p", "centre-message", message));
   const stack = undealtStack(state);
@@ -272,5 +274,6 @@ export function renderLastTrick(box, state, names) {
     list.append(item);
   }
   const winner = last.cards.find(([seat]) => seat === last.winner)[1];
-  box.append(list, element("p", "caption", `${names.seat(last.winner)} took it with ${cardText(winner)}.`));
+  const earlier = last.hand !== state.hand_number ? ` (the last trick of hand ${last.hand + 1})` : "";
+  box.append(list, element("p", "caption", `${names.seat(last.winner)} took it with ${cardText(winner)}${earlier}.`));
 }
