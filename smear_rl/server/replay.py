@@ -9,8 +9,8 @@ exactly as they did at the table. Both engines' records are accepted (Smear of a
 preset or house rules, Bohemian Schneider).
 
 A replay is a pure function of its request: the record is replayed from its first move
-on every call (about 20 microseconds a move), and all of it every time, so a broken
-record is refused (422, naming the move) whichever step is asked.
+on every call, and all of it every time, so a broken record is refused (422, naming the
+move) whichever step is asked.
 """
 
 from __future__ import annotations
