@@ -279,15 +279,25 @@ def test_whole_hands_by_clicking_show_only_legal_moves_and_the_engines_scores(
 
 
 def test_the_table_record_opens_in_the_replay_viewer_after_the_match(page: Any, http: httpx.Client) -> None:
+    assert page.get_by_role("button", name="Replay this match").is_hidden()
     table = start_game(page, "pitch_smudge", "target_score=2", seed=21)
+    assert page.locator("#replay-current").is_disabled()  # the record shows every hand: not before the end
     play_to_the_end(page, http, table, 21)
     record = record_of(http, table)
-    page.get_by_role("button", name="Replay viewer").click()
-    page.get_by_role("button", name="Open this table's record").click()
+    page.get_by_role("button", name="Replay this match").click()
     page.wait_for_function("document.getElementById('replay').dataset.step === '0'")
+    assert page.locator("#replay-view").is_visible() and page.locator("#table-view").is_hidden()
     assert page.locator("#replay").get_attribute("data-steps") == str(len(record["moves"]))
     bots = [s["bot"] for s in api_state(http, table)["seats"]]
     assert f"Seat 1 ({bots[1]})" in page.locator("#replay-hands").inner_text()  # the table's players, named
+    page.keyboard.press("t")
+    page.get_by_role("button", name="Play again").click()  # a new table with the same choices
+    page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{table['id']}'")
+    again = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    state = api_state(http, again)
+    assert state["preset"] == "pitch_smudge" and state["rules"]["target_score"] == 2 and state["seed"] == 21
+    wait_for_turn(page)
+    assert page.get_by_role("button", name="Play again").is_hidden()
 
 
 def test_bots_moves_arrive_one_at_a_time_at_the_chosen_pace_by_server_events(page: Any, http: httpx.Client) -> None:
@@ -326,6 +336,17 @@ def test_bots_moves_arrive_one_at_a_time_at_the_chosen_pace_by_server_events(pag
     assert "Your turn" in seen[-1][2]
     table_calls = [url for url in requests if f"/v1/tables/{table['id']}" in url]
     assert len([url for url in table_calls if "/events" in url]) == 1 and len(table_calls) == 1, table_calls
+
+
+def test_watching_the_bots_shows_their_match_to_the_end_with_no_moves_offered(page: Any, http: httpx.Client) -> None:
+    table = start_game(page, "ten_point", "target_score=3", seat="watch", seed=6)
+    assert table["seat"] is None and table["token"] is None
+    page.wait_for_function("document.getElementById('table').dataset.matchOver === 'true'")
+    final = api_state(http, table)
+    assert shown_scores(page) == final["scores"] and page.locator("#moves button").count() == 0
+    assert "you are watching" not in page.locator("#turn-status").inner_text()  # the end is said instead
+    assert "match over" in page.locator("#turn-status").inner_text()
+    check_against_record(page, http, table, final)
 
 
 # ---------------------------------------------------------------------- keyboard

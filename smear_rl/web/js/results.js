@@ -156,7 +156,7 @@ export function handSummary(state, names) {
   const before = result.scores_before ?? result.scores_after.map((score, team) => score - (result.round_scores?.[team] ?? 0));
   const changes = result.scores_after.map((score, team) => {
     const change = score - before[team];
-    return `${names.teamShort(team, state.teams)} ${signed(change)} → ${score}`;
+    return `${names.teamShort(team, state.teams)} ${change ? signed(change) : "±0"} → ${score}`;
   });
   box.append(element("p", "summary-scores", changes.join(" · ")));
   return box;

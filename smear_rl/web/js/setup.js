@@ -101,6 +101,7 @@ export class Setup {
     const preset = this.preset;
     const summary = `${preset.num_players} players` + (preset.game === "smear" ? "" : ", no bidding, a draw pile");
     this.el("preset-summary").textContent = summary;
+    this.el("extra-options").placeholder = preset.game === "smear" ? "jick_points=2" : "num_rounds=4";
     const box = this.el("common-options");
     box.replaceChildren();
     for (const { name, label } of COMMON) {

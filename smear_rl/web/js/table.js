@@ -274,6 +274,7 @@ export function renderLastTrick(box, state, names) {
     list.append(item);
   }
   const winner = last.cards.find(([seat]) => seat === last.winner)[1];
-  const earlier = last.hand !== state.hand_number ? ` (the last trick of hand ${last.hand + 1})` : "";
+  const deal = isSchneider(state) ? "round" : "hand";
+  const earlier = last.hand !== state.hand_number ? ` (the last trick of ${deal} ${last.hand + 1})` : "";
   box.append(list, element("p", "caption", `${names.seat(last.winner)} took it with ${cardText(winner)}${earlier}.`));
 }
