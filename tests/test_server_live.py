@@ -151,7 +151,9 @@ def test_smear_rl_serve_binds_loopback_and_answers(tmp_path: Any) -> None:
                 time.sleep(0.2)
         assert health.json()["status"] == "ok"
         assert httpx.get(f"http://127.0.0.1:{port}/docs").status_code == 200
-        assert "smear-rl bot service" in httpx.get(f"http://127.0.0.1:{port}/").text
+        assert "<h1>Smear table</h1>" in httpx.get(f"http://127.0.0.1:{port}/").text  # the web table
+        script = httpx.get(f"http://127.0.0.1:{port}/js/app.js")  # a module: browsers need a JavaScript MIME type
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     finally:
         server.terminate()
         server.wait(30)
