@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set everything up (docs and RL-library extras included), then: lint, build the docs site with warnings as
 # errors, build and smoke-test the wheel outside the checkout, and run the test suite (last, so its summary
-# closes the output). Prints how long each step took.
+# closes the output). Prints how long each step took. SMEAR_REQUIRE_EXTRAS=1 makes tests that would skip for a
+# missing extra fail instead: the web table's browser tests (tests/test_web_browser.py) need playwright and
+# /usr/bin/chromium, which scripts/setup.sh installs as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { local start=$SECONDS; "$@"; echo "[test.sh] $* : $((SECONDS - start)) s"; }

@@ -64,4 +64,9 @@ with tempfile.TemporaryDirectory() as tmp:
     result = json.loads(out.read_text())
 assert result["code_version"] == package_version(), result["code_version"]
 print(f"evaluation: {result['matches']} games recorded with code version {result['code_version']}")
+web = Path(smear_env.__file__).resolve().parent.parent / "smear_rl" / "web"  # the web table smear-rl serve shows
+page = (web / "index.html").read_text()
+modules = sorted(p.name for p in (web / "js").glob("*.js"))
+assert 'src="js/app.js"' in page and "app.js" in modules and (web / "style.css").is_file(), modules
+print(f"web table: index.html, style.css and {len(modules)} script modules ship")
 print("wheel smoke test passed")

@@ -403,5 +403,5 @@ def test_a_house_rule_file_for_bohemian_schneider(tmp_path: Path) -> None:
     rules = tmp_path / "schneider.toml"
     rules.write_text('preset = "bohemian_schneider"\nnum_rounds = 4\n')
     game = build_game(["--rules", str(rules), "--delay", "0"], read=lambda p: "quit")
-    assert game.session.kind.rules.num_rounds == 4 and game.session.specs == ["human", "rule"]
-    assert game.hint_name == "rule"
+    assert game.session.kind.rules.num_rounds == 4 and game.session.specs == ["human", "search"]
+    assert game.hint_name == "search"

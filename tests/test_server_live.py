@@ -26,6 +26,7 @@ from smear_env.observation import player_view  # noqa: E402
 from smear_rl.server.app import create_app  # noqa: E402
 from smear_rl.server.history import Tracker, suggest_body  # noqa: E402
 from smear_rl.server.limits import Settings  # noqa: E402
+from smear_rl.server.workers import WORKER_DEPTH  # noqa: E402
 
 SETTINGS = Settings(search_workers=1, search_queue=4, search_time_cap=0.3, keepalive_seconds=0.5)
 
@@ -71,17 +72,17 @@ def test_a_burst_of_search_calls_does_not_starve_a_rule_call(base_url: str) -> N
             calls = [asyncio.create_task(client.post("/v1/suggest", json=search | {"seed": k})) for k in range(5)]
             await asyncio.sleep(0.3)  # the search worker is busy and calls are queued
             waiting = (await client.get("/v1/health")).json()["search_waiting"]
-            started = time.perf_counter()
             answer = await client.post("/v1/suggest", json=rule)
-            rule_seconds = time.perf_counter() - started
             assert answer.status_code == 200 and answer.json()["bot"] == "rule"
+            searches_done = sum(call.done() for call in calls)
             statuses = [(await call).status_code for call in calls]
-            return statuses, rule_seconds, waiting
+            return statuses, searches_done, waiting
 
-    statuses, rule_seconds, waiting = asyncio.run(burst())
+    statuses, searches_done, waiting = asyncio.run(burst())
     assert statuses == [200] * 5
     assert waiting >= 3, "the search calls should still be queued when the rule call is made"
-    assert rule_seconds < 0.5, f"a rule call took {rule_seconds:.3f} s behind queued search calls"
+    # an order, not a time: the rule call overtook the queue (it would come last behind it)
+    assert searches_done < 5, "the rule call was answered only after every queued search call"
 
 
 def test_search_calls_beyond_the_queue_are_refused_with_503(base_url: str) -> None:
@@ -109,7 +110,9 @@ def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) 
         async with httpx.AsyncClient(base_url=base_url) as client:
             return (await client.get("/v1/health")).json()["search_waiting"]
 
-    assert asyncio.run(give_up()) <= SETTINGS.search_workers  # at most the call already running
+    # at most the calls already handed to a worker process (each takes up to two, so it never idles between
+    # calls); the three or more still queued are dropped, not run for nobody
+    assert asyncio.run(give_up()) <= SETTINGS.search_workers * WORKER_DEPTH
 
 
 def test_an_event_stream_sends_the_state_after_every_change(base_url: str) -> None:
@@ -148,7 +151,9 @@ def test_smear_rl_serve_binds_loopback_and_answers(tmp_path: Any) -> None:
                 time.sleep(0.2)
         assert health.json()["status"] == "ok"
         assert httpx.get(f"http://127.0.0.1:{port}/docs").status_code == 200
-        assert "smear-rl bot service" in httpx.get(f"http://127.0.0.1:{port}/").text
+        assert "<h1>Smear table</h1>" in httpx.get(f"http://127.0.0.1:{port}/").text  # the web table
+        script = httpx.get(f"http://127.0.0.1:{port}/js/app.js")  # a module: browsers need a JavaScript MIME type
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     finally:
         server.terminate()
         server.wait(30)

@@ -30,7 +30,8 @@ from smear_env.trump import trump_table
 from smear_rl.server.assign import assign, group_cards
 from smear_rl.server.errors import RequestError
 from smear_rl.server.history import Tracker, suggest_body
-from smear_rl.server.rebuild import index_of, parse_request, rebuild
+from smear_rl.server.rebuild import index_of, parse_request
+from smear_rl.server.rebuild_seat import rebuild
 from smear_rl.server.rebuild_smear import discard_regimes
 from tests.fuzz_rules import FIXED, draw_value, random_rules
 from tests.scripted import new_game

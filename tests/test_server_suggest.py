@@ -219,6 +219,7 @@ def test_presets_and_bots_catalog(client: TestClient) -> None:
     assert [b["name"] for b in client.get("/v1/bots", params={"rules": "bohemian_schneider"}).json()] == [
         "random",
         "rule",
+        "search",
     ]
     assert client.get("/v1/bots", params={"rules": "bridge"}).status_code == 422
 

@@ -7,6 +7,7 @@ Routes (all JSON; errors are one shape, ``{"error": {"code", "message", "field"}
   ``GET /v1/tables/{id}/record``, ``GET /v1/tables/{id}/events`` (server-sent events),
   ``DELETE /v1/tables/{id}``: stateful tables where bots move on their own;
 * ``GET /v1/presets``, ``GET /v1/bots``, ``GET /v1/health``;
+* ``POST /v1/replay``: a game record replayed to a move, every hand face up (:mod:`smear_rl.server.replay`);
 * OpenAPI docs at ``/docs``; the folder ``smear_rl/web/`` at ``/`` when it holds ``index.html``.
 
 The protocol, with examples, is ``docs/protocol.md``.
@@ -34,6 +35,7 @@ from smear_rl.server.catalog import presets
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.limits import Settings
 from smear_rl.server.models import ErrorBody, MoveBody, SuggestAnswer, SuggestBody, TableBody, refusal
+from smear_rl.server.replay import router as replay_router
 from smear_rl.server.suggest import Pools
 from smear_rl.server.tables import MatchStart, Table, TableStore
 
@@ -269,6 +271,7 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
+    app.include_router(replay_router, responses=ERRORS)  # POST /v1/replay: the web table's replay viewer
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["*"], allow_headers=["*"]

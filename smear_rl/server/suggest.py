@@ -20,7 +20,8 @@ from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.history import format_move
 from smear_rl.server.limits import Settings
 from smear_rl.server.models import suggest_body
-from smear_rl.server.rebuild import parse_request, rebuild
+from smear_rl.server.rebuild import parse_request
+from smear_rl.server.rebuild_seat import rebuild
 from smear_rl.server.workers import WorkerPool
 
 

@@ -31,6 +31,7 @@ from smear_env.schneider import game as schneider
 from smear_env.schneider.observation import player_view as schneider_view
 from smear_env.scoring import Trick
 from smear_rl.server.bots import BotInfo, Bots, parse_rules
+from smear_rl.server.display import display_fields
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.history import Tracker, is_schneider, match_scores, parse_move, seat_view_of
 from smear_rl.server.limits import Settings
@@ -129,6 +130,7 @@ class Table:
             "match_over": game.is_over,
             "winners": sorted(game.winners),
             "error": self.error,
+            **display_fields(self.rules, view),  # hand_groups, categories: what a page draws
         }
 
     def public_log(self, seat: int | None) -> list[dict[str, Any]]:

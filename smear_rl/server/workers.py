@@ -50,10 +50,16 @@ class _Worker:
     inflight: dict[int, asyncio.Future] = field(default_factory=dict)
 
 
+#: calls handed to one worker process at a time, so it never waits for the next between calls
+WORKER_DEPTH = 2
+
+
 class WorkerPool:
     """``count`` worker processes, each set up by ``initializer(*initargs)``; :meth:`call` runs ``fn(*args)`` in one."""
 
-    def __init__(self, count: int, initializer: Callable[..., None], initargs: tuple[Any, ...], depth: int = 2) -> None:
+    def __init__(
+        self, count: int, initializer: Callable[..., None], initargs: tuple[Any, ...], depth: int = WORKER_DEPTH
+    ) -> None:
         self.initializer, self.initargs, self.depth = initializer, initargs, depth
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         self._workers = [self._start() for _ in range(count)]
