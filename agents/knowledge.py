@@ -1,11 +1,16 @@
-"""What a Smear player knows, rebuilt from its view: the facts every bot reasons with.
+"""What a Smear player knows at a decision: the facts every bot reasons with, as bit masks.
 
-Bots receive the plain-dict view (``smear_env.observation.player_view``); this
-turns it into bit masks and trump tables once per decision: my hand, every card
-seen, the trick on the table and who is winning it, each seat's proven voids
-(a seat that played neither the led suit nor, where trumping in is allowed, a
-trump holds none of the led suit), and which cards are still unseen. Rule-based
-play and determinized search both start here.
+A :class:`Knowledge` holds my hand, every card seen, the trick on the table,
+each seat's proven voids (``smear_env.observation.note_voids``: the one home of
+what a play proves), and which cards are still unseen. Rule-based play and
+determinized search both start here.
+
+Two ways in, equal field for field (tested): :func:`knowledge_from_view` from the
+plain-dict view an agent receives (``smear_env.observation.player_view``; card
+names looked up in a table, other spellings parsed), and
+:func:`knowledge_from_game`, straight from the engine's masks for code that holds
+the :class:`~smear_env.game.Game` itself (self-play training, search's rollouts),
+which skips building a view of card strings only to parse it back.
 """
 
 from __future__ import annotations
@@ -14,15 +19,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from smear_env import actions as A
-from smear_env.cards import SUITS, mask_of, parse_card, parse_cards
+from smear_env.cards import SUITS, mask_of
+from smear_env.game import PHASE_NAMES, Game
+from smear_env.observation import SUIT_SLOTS, bid_value, card_id_of, mask_of_names, shown_voids
 from smear_env.rules import Rules
 from smear_env.scoring import CARD_VALUES
 from smear_env.trump import TrumpTable, trump_table
 
+#: a finished trick: (leader, ((seat, card), ...) in play order, winner)
+Trick = tuple[int, tuple[tuple[int, int], ...], int]
+
 
 @dataclass
 class Knowledge:
-    """One player's information at a decision, as masks."""
+    """One player's information at a decision, as masks (seats absolute)."""
 
     rules: Rules
     seat: int
@@ -31,15 +41,19 @@ class Knowledge:
     trump: int
     table: TrumpTable
     played: list[int]  # per seat
-    seen: int  # every card I know the place of: my hand, played cards, my discards
+    seen: int  # every card I know the place of: my hand, played cards, my discards, a called card nobody holds
     trick: list[tuple[int, int]]  # (seat, card) on the table
+    tricks: list[Trick]  # the finished tricks of this hand
     voids: list[int]  # per seat: effective suits (bit s) the seat has shown it lacks
-    bidder: int
-    partner: int
+    bidder: int  # the high bidder so far (-1: none)
+    partner: int  # the called partner (-1: none, or nobody holds the called card)
+    called_card: int  # the card the bidder called (-1: none)
     dealer: int
     high_bid: int
+    bids: list[int | None]  # per seat: None not yet, 0 pass, N, or A.MOON_BID
+    drawn_counts: list[int]  # per seat: cards taken from kitty or stock this hand
+    scores: list[int]  # match score per team
     legal: list[int]
-    view: dict[str, Any]
 
     @property
     def n(self) -> int:
@@ -60,27 +74,39 @@ class Knowledge:
         return mask_of(self.rules.deck) & ~self.seen
 
 
-def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
-    """Masks and tables for the player whose view this is."""
-    if view.get("preset") != rules.name or view.get("num_players") != rules.num_players:
+def _check_rules(preset: object, num_players: object, rules: Rules) -> None:
+    if preset != rules.name or num_players != rules.num_players:
         raise ValueError(
             f"this agent plays {rules.name!r} ({rules.num_players} players) but was asked to act in "
-            f"{view.get('preset')!r} ({view.get('num_players')} players)"
+            f"{preset!r} ({num_players} players)"
         )
-    seat = view["seat"]
-    hand = mask_of(parse_cards(view["hand"]))
-    trump = SUITS.index(view["trump"]) if view["trump"] else -1
-    table = trump_table(rules, trump)
-    played = [mask_of(parse_cards(cards)) for cards in view["played"]]
-    seen = hand | mask_of(parse_cards(view["my_discards"]))
+
+
+def _seen(hand: int, discarded: int, played: list[int], called_card: int, partner: int) -> int:
+    seen = hand | discarded
     for mask in played:
         seen |= mask
-    trick = [(s, parse_card(c)) for s, c in view["trick"]]
-    voids = [0] * rules.num_players
-    for t in view["tricks"]:
-        _note_voids(voids, [(s, parse_card(c)) for s, c in t["cards"]], table, rules.follow)
-    _note_voids(voids, trick, table, rules.follow)
-    called = view["called_card"]
+    if called_card >= 0 and partner < 0:  # nobody holds it: out of play
+        seen |= 1 << called_card
+    return seen
+
+
+def _void_lists(voids: int, num_players: int) -> list[int]:
+    return [voids >> (SUIT_SLOTS * seat) & 0b1111 for seat in range(num_players)]
+
+
+def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
+    """Masks and tables for the player whose view this is."""
+    _check_rules(view.get("preset"), view.get("num_players"), rules)
+    seat = view["seat"]
+    hand = mask_of_names(view["hand"])
+    trump = SUITS.index(view["trump"]) if view["trump"] else -1
+    table = trump_table(rules, trump)
+    played = [mask_of_names(cards) for cards in view["played"]]
+    trick = [(s, card_id_of(c)) for s, c in view["trick"]]
+    tricks = [(t["leader"], tuple((s, card_id_of(c)) for s, c in t["cards"]), t["winner"]) for t in view["tricks"]]
+    called = card_id_of(view["called_card"]) if view["called_card"] else -1
+    partner = view["partner"]
     return Knowledge(
         rules=rules,
         seat=seat,
@@ -89,35 +115,56 @@ def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
         trump=trump,
         table=table,
         played=played,
-        seen=seen | (mask_of([parse_card(called)]) if called and view["partner"] < 0 else 0),
+        seen=_seen(hand, mask_of_names(view["my_discards"]), played, called, partner),
         trick=trick,
-        voids=voids,
+        tricks=tricks,
+        voids=_void_lists(shown_voids(tricks, trick, table, rules, called), rules.num_players),
         bidder=view["bidder"],
-        partner=view["partner"],
+        partner=partner,
+        called_card=called,
         dealer=view["dealer"],
         high_bid=view["high_bid"],
+        bids=[bid_value(b) for b in view["bids"]],
+        drawn_counts=list(view["drawn_counts"]),
+        scores=list(view["scores"]),
         legal=list(view["legal_actions"]),
-        view=view,
     )
 
 
-def _note_voids(voids: list[int], plays: list[tuple[int, int]], table: TrumpTable, follow: str) -> None:
-    """Mark the led suit void for each seat that did not follow it.
+def knowledge_from_game(game: Game, seat: int, rules: Rules) -> Knowledge:
+    """What ``seat`` knows, read from the engine: exactly ``knowledge_from_view(player_view(game, seat), rules)``."""
+    _check_rules(game.rules.name, game.num_players, rules)
+    hand, played, trick, table = game.hands[seat], list(game.played), list(game.trick), trump_table(rules, game.trump)
+    tricks = [(leader, tuple(plays), winner) for leader, plays, winner in game.tricks]
+    called, partner = game.called_card, game.partner
+    return Knowledge(
+        rules=rules,
+        seat=seat,
+        hand=hand,
+        phase=PHASE_NAMES[game.phase],
+        trump=game.trump,
+        table=table,
+        played=played,
+        seen=_seen(hand, game.discarded[seat], played, called, partner),
+        trick=trick,
+        tricks=tricks,
+        voids=_void_lists(shown_voids(tricks, trick, table, rules, called), rules.num_players),
+        bidder=game.bidder,
+        partner=partner,
+        called_card=called,
+        dealer=game.dealer,
+        high_bid=game.high_bid,
+        bids=list(game.bids),
+        drawn_counts=list(game.drawn_counts),
+        scores=list(game.scores),
+        legal=game.legal_actions() if game.current_player == seat else [],
+    )
 
-    Under ``follow_or_trump`` a trump on a side-suit lead is allowed while holding
-    the led suit, so only a card of a third suit proves the void. A joker that is
-    not a trump may be played at any time and its lead obliges nobody: neither
-    proves anything.
-    """
-    if not plays or table.trump < 0 or table.free >> plays[0][1] & 1:
-        return
-    led = table.effective_suit[plays[0][1]]
-    for seat, card in plays[1:]:
-        suit = table.effective_suit[card]
-        if table.free >> card & 1:
-            continue
-        if suit != led and not (follow == "follow_or_trump" and suit == table.trump):
-            voids[seat] |= 1 << led
+
+def require_legal(k: Knowledge) -> None:
+    """A clear error when the player has no legal move (asked out of turn), as ``Agent.legal_actions`` gives."""
+    if not k.legal:
+        raise ValueError(f"seat {k.seat} was asked to act but has no legal move (phase {k.phase!r})")
 
 
 def card_value(card: int, rules: Rules) -> int:
@@ -142,4 +189,3 @@ def play_card(action: int) -> int:
     if action >= A.DISCARD_BASE:
         return action - A.DISCARD_BASE
     return action - A.CALL_BASE
-

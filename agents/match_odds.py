@@ -1,4 +1,12 @@
-"""Match-aware moon calls for minnesota: shoot the moon when it wins the match more often than playing on.
+"""Bidding by the match score: when a made bid wins the match, when the other side can only go out by
+bidding, and (minnesota) when a moon wins the match more often than playing on.
+
+The first two hold for every preset and are decided from the rules and the
+scores alone (:func:`made_bid_wins`, :func:`bidding_threat`); the bots weigh them
+in their bids (``agents.rule_bot``, ``agents.search_bot``; measured in
+``docs/bidding.md``).
+
+Match-aware moon calls for minnesota: shoot the moon when it wins the match more often than playing on.
 
 On minnesota a made moon wins the match outright (from a positive score) and a
 failed one loses it, so a moon is a bet on the match, not on the hand: from far
@@ -25,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from agents.knowledge import Knowledge
 from smear_env.cards import cards_of
+from smear_env.observation import only_bids_win
 from smear_env.rules import Rules
 from smear_env.trump import trump_table
 
@@ -52,6 +62,57 @@ SCORE_CLIP = (-15, 20)
 #: points my side (bidding) and the other side take, linear in the rule estimate: (intercept, slope)
 BIDDER_POINTS = (0.661, 0.700)
 DEFENDER_POINTS = (2.088, -0.426)
+
+
+def made_bid_wins(rules: Rules, scores: list[int], team: int, bid: int) -> bool:
+    """Whether ``team`` making a numeric bid of ``bid`` this hand wins the match, whatever the others take.
+
+    A made bid scores at least the bid (a smudge exactly), so the team ends the
+    hand at ``scores[team] + bid`` or more; every other team takes at most the
+    points the bid leaves, and wins only if the rules let it beat the bidder on
+    the same hand. Fixed-length matches are never won by one bid here.
+    """
+    if rules.match_end != "target" or scores[team] + bid < rules.target_score:
+        return False
+    if only_bids_win(rules) or rules.target_tiebreak == "bidder_if_made":
+        return True
+    mine, left = scores[team] + bid, rules.max_hand_points - bid  # both reaching: the higher wins, a tie the bidder
+    return all(score + left <= mine for other, score in enumerate(scores) if other != team)
+
+
+def safe_to_go_out(rules: Rules, scores: list[int], team: int) -> bool:
+    """Whether a failed bid of ``team`` cannot lose the match this hand: no other team can go out defending.
+
+    Going out is a bet a set bid pays for; it is worth a bolder bid only where the
+    set costs points, not the match.
+    """
+    return not any(wins_by_defending(rules, scores, other) for other in range(len(scores)) if other != team)
+
+
+def wins_by_defending(rules: Rules, scores: list[int], team: int) -> bool:
+    """Whether ``team`` could reach the target this hand without the bid (every point taken on defence)."""
+    return not only_bids_win(rules) and rules.match_end == "target" and (
+        scores[team] + rules.max_hand_points >= rules.target_score
+    )
+
+
+def bidding_threat(k: Knowledge) -> bool:
+    """Whether a side other than mine can go out only by making a bid, and can still get it.
+
+    So I (to bid now) block it by outbidding: the side holds the high bid, or
+    one of its seats bids after me, and a made bid it could hold wins the match
+    for it, while it could not reach the target by defending (``pitch_smudge``:
+    a side past the target wins only on a made bid).
+    """
+    r = k.rules
+    later = [(k.seat + i) % k.n for i in range(1, (k.dealer - k.seat) % k.n + 1)]
+    holder = r.team_of(k.bidder) if k.bidder >= 0 else None
+    for other in ({r.team_of(s) for s in later} | {holder}) - {None, r.team_of(k.seat)}:
+        lowest = max(r.min_bid, k.high_bid if other == holder else k.high_bid + 1)
+        goes_out = lowest <= r.max_bid and made_bid_wins(r, k.scores, other, lowest)
+        if goes_out and not wins_by_defending(r, k.scores, other):
+            return True
+    return False
 
 
 def _logistic(z: float) -> float:

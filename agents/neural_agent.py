@@ -23,7 +23,9 @@ array              what
 ``value.weight``   float32 ``[last hidden, 1]``; ``value.bias`` (the value head)
 =================  =============================================================
 
-An agent refuses a file made for other rules (every option is compared, not only
+A file of observation layout 1 (the shipped agents) is upgraded as it is read
+(:func:`upgraded`: zero weights for the inputs layout 2 added, the same moves). An
+agent refuses a file made for other rules (every option is compared, not only
 the preset's name), for another observation layout or engine version, and a view
 that its rules could not produce, each with a message saying what differs.
 ``greedy`` plays the most probable legal action; otherwise it samples from the
@@ -108,7 +110,7 @@ class Policy:
             raise ValueError(f"{where}: the layout needs integer observation_size and num_actions")
         layers = tuple(pair(f"hidden.{k}", widths[k], widths[k + 1]) for k in range(len(hidden)))
         head = pair("policy", widths[-1], layout["num_actions"])
-        return cls(layout, layers, head, pair("value", widths[-1], 1))
+        return upgraded(cls(layout, layers, head, pair("value", widths[-1], 1)))
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The arrays :meth:`from_arrays` reads (what ``np.savez`` writes)."""
@@ -167,6 +169,34 @@ class Policy:
             if name != "name" and mine.get(name) != value
         ]
         return problems
+
+
+def upgraded(policy: Policy) -> Policy:
+    """A policy of observation layout 1 as one of the current layout, computing exactly the same function.
+
+    Layout 2 keeps every input of layout 1 in place and appends new ones, so the
+    first layer gains zero weights for them: the network ignores what it was never
+    trained on (``training.checkpoint.upgrade`` does the same for checkpoints). The
+    layout records ``upgraded_from``. Any other layout, or a size that is not
+    layout 1's for its rules, is left as it is, for :meth:`Policy.differences` to
+    refuse saying what differs.
+    """
+    layout = policy.layout
+    if layout.get("observation_version") != 1 or not isinstance(layout.get("rules"), dict):
+        return policy
+    try:
+        players = policy.rules.num_players
+    except ValueError:
+        return policy  # rules this version cannot load: refused by differences() with the rest
+    old, new = observation_size(players, version=1), observation_size(players)
+    (weight, bias), *rest = policy.layers
+    if layout.get("observation_size") != old or weight.shape[0] != old:
+        return policy
+    wide = np.zeros((new, weight.shape[1]), np.float32)
+    wide[:old] = weight
+    wide.setflags(write=False)
+    layout = layout | {"observation_version": OBSERVATION_VERSION, "observation_size": new, "upgraded_from": 1}
+    return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head)
 
 
 def load_policy(path: str | Path) -> Policy:

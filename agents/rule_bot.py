@@ -20,13 +20,19 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards
-from agents.match_odds import MATCH_MOON_PRESETS, moon_wins_more
+from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards, require_legal
+from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, moon_wins_more, safe_to_go_out
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_real
+from smear_env.observation import only_bids_win
 from smear_env.rules import Rules, get_rules
 from smear_env.trump import TrumpTable, beats, trick_winner, trump_table
+
+#: going out: bid a bid that wins the match when made if the estimate less this covers it (the usual margin:
+#: 0.5 to 1.5 points); blocking: outbid a side that goes out by a made bid up to the estimate less this
+GO_OUT_MARGIN = 0.0
+BLOCK_MARGIN = -1.0
 
 
 class RuleAgent(Agent):
@@ -40,6 +46,10 @@ class RuleAgent(Agent):
         seed: int | None = None,
         bid_margin: float | None = None,
         match_moon: bool = False,
+        go_out: bool | None = None,
+        block: bool | None = None,
+        go_out_margin: float = GO_OUT_MARGIN,
+        block_margin: float = BLOCK_MARGIN,
     ) -> None:
         super().__init__(seed)
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
@@ -47,6 +57,18 @@ class RuleAgent(Agent):
         self.bid_margin = default_bid_margin(self.rules) if bid_margin is None else as_real(bid_margin, "bid_margin")
         if not isinstance(match_moon, bool):
             raise ValueError(f"match_moon {match_moon!r} is not true or false")
+        # go_out and block are on by default where only bidders go out, the rules where each won against the
+        # bot without it (pitch_smudge, docs/bidding.md); go_out lost or tied on ten_point, minnesota and
+        # ten_point_midwest, and block cannot apply where a side near the target goes out by defending
+        #: when a made bid wins the match, bid it if the estimate less go_out_margin covers it
+        self.go_out = only_bids_win(self.rules) if go_out is None else go_out
+        #: when another side can go out only by a made bid, outbid it up to the estimate less block_margin
+        self.block = only_bids_win(self.rules) if block is None else block
+        for option, value in (("go_out", go_out), ("block", block)):
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{option} {value!r} is not true, false or None (by the rules)")
+        self.go_out_margin = as_real(go_out_margin, "go_out_margin")
+        self.block_margin = as_real(block_margin, "block_margin")
         if match_moon and self.rules.name not in MATCH_MOON_PRESETS:
             raise ValueError(
                 f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {self.rules.name!r}"
@@ -56,7 +78,12 @@ class RuleAgent(Agent):
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         self.legal_actions(view)
-        k = knowledge_from_view(view, self.rules)
+        return self.act_on(knowledge_from_view(view, self.rules))
+
+    def act_on(self, k: Knowledge) -> int:
+        """The move :meth:`act` makes, from what the player knows: code holding the engine's game
+        skips the view with ``act_on(knowledge_from_game(game, seat, rules))``."""
+        require_legal(k)
         if k.phase == "bid":
             return self._bid(k)
         if k.phase == "trump":
@@ -73,11 +100,13 @@ class RuleAgent(Agent):
         if A.MISDEAL in legal:
             return A.MISDEAL
         r = self.rules
-        ceiling, moon = rule_bid_ceiling(k.hand, r, self.bid_margin)
+        estimate = best_trump(k.hand, r, bidder=True)[1]
+        ceiling, moon = bid_ceiling(estimate, r, self.bid_margin)
         if self.match_moon and A.MOON in legal:
             moon = self._moon_wins_match(k)
         if moon and A.MOON in legal:
             return A.MOON
+        ceiling = max(ceiling, self._match_ceiling(k, estimate))
         for bid in range(ceiling, r.min_bid - 1, -1):
             if A.BID_BASE + bid in legal:
                 return A.BID_BASE + bid
@@ -85,8 +114,30 @@ class RuleAgent(Agent):
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced to bid: the minimum
 
+    def _match_ceiling(self, k: Knowledge, estimate: float) -> int:
+        """The bid the match score calls for beyond the hand's own ceiling (0: none).
+
+        Going out: the lowest legal bid that wins the match when made, if the
+        estimate less ``go_out_margin`` covers it and a set cannot lose the match
+        this hand (no other side can go out defending). Blocking: while another side
+        can go out only by a made bid it may still hold, the estimate less
+        ``block_margin`` (``agents.match_odds.bidding_threat``).
+        """
+        r, legal = self.rules, k.legal
+        team = r.team_of(k.seat)
+        ceiling = 0
+        if self.go_out and safe_to_go_out(r, k.scores, team):
+            bold = int(estimate - self.go_out_margin + 0.5)
+            for bid in range(r.min_bid, min(bold, r.max_bid) + 1):
+                if A.BID_BASE + bid in legal and made_bid_wins(r, k.scores, team, bid):
+                    ceiling = bid
+                    break
+        if self.block and bidding_threat(k):
+            ceiling = max(ceiling, min(int(estimate - self.block_margin + 0.5), r.max_bid))
+        return ceiling
+
     def _moon_wins_match(self, k: Knowledge) -> bool:
-        scores, team = k.view["scores"], self.rules.team_of(k.seat)
+        scores, team = k.scores, self.rules.team_of(k.seat)
         theirs = max(score for other, score in enumerate(scores) if other != team)
         suit, estimate = best_trump(k.hand, self.rules, bidder=True)
         return moon_wins_more(k.hand, self.rules, suit, estimate, scores[team], theirs)
@@ -131,7 +182,11 @@ def rule_bid_ceiling(hand: int, rules: Rules, margin: float) -> tuple[int, bool]
     The number may be below ``min_bid`` (it then passes); a smudge is never bid on hope.
     Search uses this to foresee what the opponents still to bid will do.
     """
-    estimate = best_trump(hand, rules, bidder=True)[1]
+    return bid_ceiling(best_trump(hand, rules, bidder=True)[1], rules, margin)
+
+
+def bid_ceiling(estimate: float, rules: Rules, margin: float) -> tuple[int, bool]:
+    """:func:`rule_bid_ceiling` from the hand's estimate (``best_trump``)."""
     moon = rules.moon_bid and estimate >= rules.max_hand_points - 0.25
     return min(int(estimate - margin + 0.5), rules.max_bid), moon
 

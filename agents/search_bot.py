@@ -44,14 +44,13 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.base import Decision
-from agents.knowledge import Knowledge, card_value, knowledge_from_view, point_cards
-from agents.match_odds import MATCH_MOON_PRESETS
+from agents.knowledge import Knowledge, card_value, knowledge_from_game, knowledge_from_view, point_cards, require_legal
+from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, safe_to_go_out
 from agents.rule_bot import RuleAgent, choose_play, default_bid_margin, rule_bid_ceiling
 from smear_env import actions as A
-from smear_env.cards import cards_of, mask_of, parse_card
+from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
-from smear_env.observation import player_view
 from smear_env.rules import Rules
 from smear_env.trump import TrumpTable, trick_winner
 
@@ -66,6 +65,12 @@ RULE_BIDDING_PRESETS = frozenset({"minnesota"})
 #: in paired single hands against the rule bot (2 x 300 deals), 0.25 gained +0.08 points a hand over the rule
 #: bot's 0.5, 0.375 +0.04, and 0 lost 0.44 (it bid 71% of the hands and made 63%)
 RULE_BID_MARGINS = {"minnesota": 0.25}
+
+#: bidding by the match score (``go_out``, ``block``; rule bot: ``agents.rule_bot``) where search bids by rollouts:
+#: a bid that wins the match is bid if made in all but GO_OUT_RISK of the samples, a block up to what the hand
+#: made in all but BLOCK_RISK of them
+GO_OUT_RISK = 0.5
+BLOCK_RISK = 0.75
 
 #: how search bids: "rollouts" (search's bidding and trump) or "rule" (the rule bot's)
 BID_METHODS = ("rollouts", "rule")
@@ -92,6 +97,8 @@ class SearchAgent(RuleAgent):
         bid_by: Literal["rollouts", "rule"] | None = None,
         bid_margin: float | None = None,
         match_moon: bool | None = None,
+        go_out: bool | None = None,
+        block: bool | None = None,
     ) -> None:
         # every option is checked before anything is built: a bad one fails naming its accepted range
         what = f"{self.name} option"
@@ -103,7 +110,8 @@ class SearchAgent(RuleAgent):
         if match_moon is not None and not isinstance(match_moon, bool):
             raise ValueError(f"{what} match_moon {match_moon!r} is not true, false or None (by preset)")
         # bid_margin and match_moon: the rule bot's (which checks them), used where search bids by rule
-        super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon))
+        # go_out and block: both ways, by default (None) as the rule bot: where only bidders go out
+        super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
         if bid_by is None:
             bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")
         if bid_by not in BID_METHODS:
@@ -123,9 +131,8 @@ class SearchAgent(RuleAgent):
         self._rollout_bot.reset(seed)
         self._plan = None
 
-    def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
-        self.legal_actions(view)
-        k = knowledge_from_view(view, self.rules)
+    def act_on(self, k: Knowledge) -> int:
+        require_legal(k)
         if k.phase == "bid":
             self._plan = None  # a plan lives from this hand's bid to its first lead only
             if A.MISDEAL not in k.legal and self.bid_by == "rollouts":
@@ -138,7 +145,7 @@ class SearchAgent(RuleAgent):
                 return A.PLAY_BASE + lead
         if self._searches_play(k):
             return A.PLAY_BASE + self._search_play(k)
-        return super().act(view, observation)
+        return super().act_on(k)
 
     def decide(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> Decision:
         """As :meth:`act`; where card play is searched, each legal card's mean value (points, my side minus theirs)."""
@@ -150,7 +157,7 @@ class SearchAgent(RuleAgent):
                 return Decision(A.PLAY_BASE + choose_play(k))
             scores = {A.PLAY_BASE + c: v for c, v in values.items()}
             return Decision(A.PLAY_BASE + best_card(values, k), scores, "value")
-        return Decision(self.act(view, observation))
+        return Decision(self.act_on(k))
 
     @staticmethod
     def _searches_play(k: Knowledge) -> bool:
@@ -178,16 +185,32 @@ class SearchAgent(RuleAgent):
         legal = set(k.legal)
         if r.moon_bid and A.MOON in legal and points[len(points) // 10] >= r.max_hand_points:
             return A.MOON
-        sure = points[int(len(points) * self.bid_risk)]  # made in all but bid_risk of the samples
+        go_out, block = self._match_bids(k, points)
+        sure = max(points[int(len(points) * self.bid_risk)], block, go_out)  # made in all but bid_risk of the samples
         bids = [bid for bid in range(r.min_bid, min(sure, r.max_bid) + 1) if A.BID_BASE + bid in legal]
         if bids:
             # a made bid scores the points taken, not the bid: bid only what keeps later opponents off
             allowed = self.outbid_risk * len(threats)
             holds = (bid for bid in bids if sum(threat > bid for threat in threats) <= allowed)
-            return A.BID_BASE + next(holds, bids[-1])
+            return A.BID_BASE + max(next(holds, bids[-1]), go_out)
         if A.PASS in legal:
             return A.PASS
         return min(a for a in legal if A.BID_BASE < a <= A.MAX_BID_ACTION)  # forced: the minimum
+
+    def _match_bids(self, k: Knowledge, points: list[int]) -> tuple[int, int]:
+        """As the rule bot's ``_match_ceiling``, from the points the hand took in the samples (sorted):
+        the least bid that wins the match made in all but ``GO_OUT_RISK`` of them (bid at least that), and
+        while another side goes out only by bidding, the most made in all but ``BLOCK_RISK`` (bid up to it)."""
+        r = self.rules
+        go_out = block = 0
+        team = r.team_of(k.seat)
+        if self.go_out and safe_to_go_out(r, k.scores, team):
+            made = points[int(len(points) * GO_OUT_RISK)]
+            go_out = next((bid for bid in range(r.min_bid, min(made, r.max_bid) + 1)
+                           if A.BID_BASE + bid in k.legal and made_bid_wins(r, k.scores, team, bid)), 0)  # fmt: skip
+        if self.block and bidding_threat(k):
+            block = points[min(int(len(points) * BLOCK_RISK), len(points) - 1)]
+        return go_out, block
 
     # ------------------------------------------------------------------ card play
     def _search_play(self, k: Knowledge) -> int:
@@ -297,7 +320,7 @@ def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) 
                 return None
             game.apply(A.PLAY_BASE + max(in_suit, key=lambda c: c % 13))
             continue
-        game.apply(bot.act(player_view(game, seat)))
+        game.apply(bot.act_on(knowledge_from_game(game, seat, rules)))
     result = game.hand_results[-1]
     return result.points[result.side_of_seat[k.seat]]
 
@@ -305,7 +328,7 @@ def _rollout(rules: Rules, k: Knowledge, deal: Deal, suit: int, bot: RuleAgent) 
 def _hand_sizes(k: Knowledge) -> list[int]:
     r = k.rules
     on_table = {s for s, _ in k.trick}
-    tricks_done = len(k.view["tricks"])
+    tricks_done = len(k.tricks)
     return [r.play_hand_size - tricks_done - (s in on_table) for s in range(k.n)]
 
 
@@ -317,8 +340,8 @@ def undealt_count(k: Knowledge) -> int:
     nobody holds is one of them, and is already seen.
     """
     r = k.rules
-    held = sum(r.hand_size + drawn for drawn in k.view["drawn_counts"])
-    called_out = bool(k.view["called_card"]) and k.partner < 0
+    held = sum(r.hand_size + drawn for drawn in k.drawn_counts)
+    called_out = k.called_card >= 0 and k.partner < 0
     return max(0, len(r.deck) - held - called_out)
 
 
@@ -328,7 +351,7 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
     t = k.table
     fixed = [0] * k.n
     fixed[k.seat] = k.hand
-    called = mask_of([parse_card(k.view["called_card"])]) if k.view["called_card"] else 0
+    called = 1 << k.called_card if k.called_card >= 0 else 0
     if called and k.partner >= 0 and k.partner != k.seat and not k.played[k.partner] & called:
         fixed[k.partner] |= called
     pool = k.unseen & ~called if k.partner >= 0 else k.unseen
@@ -390,10 +413,9 @@ class _Solver:
         self.values = point_cards(self.t, self.r)
         self.card_points = [card_value(c, self.r) for c in range(54)]
         self.won = [0] * self.n
-        for trick in k.view["tricks"]:
-            winner = trick["winner"]
-            self.won[self.sides[winner]] |= mask_of(parse_card(c) for _, c in trick["cards"])
-        self.first_trick = not k.view["tricks"]
+        for _, plays, winner in k.tricks:
+            self.won[self.sides[winner]] |= mask_of(c for _, c in plays)
+        self.first_trick = not k.tricks
         order = self.t.order
         self.low_cards = set(order[-3:]) | {self.t.ace} if order else set()  # High/Low candidates stay distinct
         self._fixed: list[float] = [0.0] * self.n
@@ -449,8 +471,8 @@ class _Solver:
     def _moves(self, hand: int, trick: list, seat: int) -> list[int]:
         t = self.t
         if trick:
-            if self.first_trick and seat == self.k.partner and self.k.view["called_card"]:
-                called = parse_card(self.k.view["called_card"])
+            if self.first_trick and seat == self.k.partner and self.k.called_card >= 0:
+                called = self.k.called_card
                 if hand >> called & 1:
                     return [called]
             led = t.effective_suit[trick[0][1]]

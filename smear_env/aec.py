@@ -13,7 +13,7 @@ Spaces
   play); the layout is in :mod:`smear_env.actions`. Move labels: ``action_to_move``
   and ``move_to_action``.
 * Observation: ``{"observation": float32 vector, "action_mask": int8[181]}``;
-  the vector's layout is in :mod:`smear_env.observation` (``75 N + 337`` floats).
+  the vector's layout is in :mod:`smear_env.observation` (``81 N + 392`` floats).
   The mask is all zeros for agents not on turn and never empty for the agent on turn.
 
 Rewards

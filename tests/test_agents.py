@@ -11,7 +11,7 @@ from agents.registry import agent_names, agent_options, make_agent
 from agents.rule_bot import estimate_points
 from agents.search_bot import SearchAgent, SearchBidAgent
 from smear_env import actions as A
-from smear_env.cards import mask_of, parse_card, parse_cards
+from smear_env.cards import mask_of, parse_cards
 from smear_env.game import BID, PLAY, TRUMP, Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
@@ -138,7 +138,7 @@ def test_cards_nobody_was_dealt_are_counted_from_the_deal_and_draws(preset: str)
         for seat in range(game.num_players):
             held |= game.hands[seat] | game.discarded[seat] | game.played[seat]
         never_held = (mask_of(game.rules.deck) & ~held).bit_count()
-        called_out = bool(k.view["called_card"]) and k.partner < 0  # seen: the leader knows it is out
+        called_out = k.called_card >= 0 and k.partner < 0  # seen: the leader knows it is out
         assert undealt_count(k) == never_held - called_out
 
 
@@ -243,20 +243,6 @@ def test_strong_trump_hand_estimates_above_weak() -> None:
     strong = mask_of(parse_cards("AH KH JH 2H TH 9H 3C 4C 5C"))
     weak = mask_of(parse_cards("3H 4C 5C 6D 7D 8S 9S 4S 5S"))
     assert estimate_points(strong, rules, suit=2) > estimate_points(weak, rules, suit=2) + 1.5
-
-
-def test_a_trump_on_a_side_lead_proves_a_void_only_under_strict_following() -> None:
-    from agents.knowledge import _note_voids
-    from smear_env.cards import SUITS
-    from smear_env.trump import trump_table
-
-    table = trump_table(get_rules("ten_point"), SUITS.index("H"))
-    plays = [(0, parse_card("AS")), (1, parse_card("2H")), (2, parse_card("3C")), (3, parse_card("KS"))]
-    spades = 1 << SUITS.index("S")
-    for follow, expected in (("follow_or_trump", [0, 0, spades, 0]), ("strict", [0, spades, spades, 0])):
-        voids = [0] * 4
-        _note_voids(voids, plays, table, follow)
-        assert voids == expected, follow
 
 
 def test_search_bidding_last_bids_only_what_wins() -> None:

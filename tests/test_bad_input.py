@@ -464,6 +464,8 @@ OUT_OF_RANGE = {
     "bid_risk": [-0.1, 1, 1.5],
     "outbid_risk": [-0.01, 1],
     "bid_margin": [],
+    "go_out_margin": [],
+    "block_margin": [],
 }
 NUMERIC_OPTIONS = sorted(
     (name, option)

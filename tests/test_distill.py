@@ -124,7 +124,7 @@ def test_labels_that_cannot_fit_the_student_are_refused(
     other = Labels(labels.obs[:, :-3], labels.masks, labels.values, labels.student, labels.match)
     other.save(tmp_path / "other.npz")
     argv = [STUDENT, "--out", str(tmp_path / "b"), "--labels", str(tmp_path / "other.npz")]
-    assert_refused(distill.main, argv, capsys, "the labels' observation size is 634, the student's 637")
+    assert_refused(distill.main, argv, capsys, "the labels' observation size is 713, the student's 716")
 
 
 def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_path: Path) -> None:

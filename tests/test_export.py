@@ -16,7 +16,7 @@ from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
 from smear_env.game import Game  # noqa: E402
-from smear_env.observation import Observer, action_mask, player_view  # noqa: E402
+from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, player_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
 from smear_rl import cli  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
@@ -77,7 +77,8 @@ def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> No
         if name != "layout":
             assert np.array_equal(shipped_arrays[name], array), name
     assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
-    assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == 1
+    assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == OBSERVATION_VERSION
+    assert shipped.layout["upgraded_from"] == 1  # the file is of layout 1, upgraded as it is read
 
 
 def test_shipped_agents_are_found_by_name_and_others_named_in_the_error() -> None:
@@ -106,7 +107,7 @@ def test_file_for_another_observation_layout_fails_saying_so(tmp_path: Path) -> 
     policy = load_policy(shipped_policy_path("ten_point"))
     old = Policy(policy.layout | {"observation_version": 0}, policy.layers, policy.head, policy.value_head)
     old.save(tmp_path / "old.npz")
-    with pytest.raises(ValueError, match="observation_version is 0 in the file but 1 here"):
+    with pytest.raises(ValueError, match=f"observation_version is 0 in the file but {OBSERVATION_VERSION} here"):
         make_agent(str(tmp_path / "old.npz"), "ten_point")
 
 

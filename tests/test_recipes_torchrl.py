@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from smear_env.observation import observation_size
+
 pytest.importorskip("torchrl")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +27,7 @@ def test_rollout_takes_only_legal_actions_and_finishes_hands() -> None:
     group = rollout["agents"]
     assert group["mask"].sum(-1).eq(1).all()  # exactly one seat on turn at every step
     assert int(rollout["next", "done"].sum()) >= 1
-    assert group["observation", "observation"].shape[-1] == 637
+    assert group["observation", "observation"].shape[-1] == observation_size(4)
 
 
 @pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested")

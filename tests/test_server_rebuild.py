@@ -12,6 +12,7 @@ import itertools
 import json
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from agents.registry import make_agent
 from smear_env.actions import DISCARD_BASE, parse_action
 from smear_env.cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards
 from smear_env.game import DISCARD, Game
-from smear_env.observation import player_view
+from smear_env.observation import IncrementalObserver, player_view, vector_from_view
 from smear_env.rules import OPTION_NAMES, PROTECTABLE, Rules, get_rules, list_presets, option_specs
 from smear_env.schneider.game import Game as SchneiderGame
 from smear_env.schneider.game import SchneiderRules
@@ -50,7 +51,7 @@ def rebuild_every_decision(game: Game, hands: int, rng: random.Random, moves: st
     """From ``game`` (at the start of a hand), the ``moves`` given (labels, ``;`` apart), then the rule bot's (a
     random move one time in five) up to the end of ``hands`` hands: the seat on turn rebuilt at every decision
     from its suggest body and its view checked against the engine's; the bodies of every decision."""
-    rules, tracker = game.rules, Tracker(game)
+    rules, tracker, observer = game.rules, Tracker(game), IncrementalObserver(game.num_players)
     bot, bodies = make_agent("rule", rules, 0), []
     scripted = [move.strip() for move in moves.split(";") if move.strip()]
     while not game.is_over and len(game.deals) <= hands:
@@ -59,6 +60,8 @@ def rebuild_every_decision(game: Game, hands: int, rng: random.Random, moves: st
         rebuilt = rebuild(parse_request(body, rules))
         view = player_view(game, seat)
         assert rebuilt.view == view, f"seat {seat} rebuilt wrong under {rules.to_dict()}"
+        # what the neural agents see of it too: voids, cards out of play, sides (observation layout 2)
+        assert np.array_equal(vector_from_view(rebuilt.view, rules), observer.vector(game, seat))
         bodies.append(body)
         if scripted:
             tracker.apply(parse_action(scripted.pop(0)))

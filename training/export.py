@@ -34,6 +34,7 @@ RECORDED = (
     "engine_version",
     "observation_version",
     "observation_size",
+    "upgraded_from",
     "num_actions",
     "preset",
     "hidden",

@@ -33,7 +33,9 @@ import numpy as np
 import torch
 
 from agents.base import Agent
+from agents.knowledge import knowledge_from_game
 from agents.registry import make_agent
+from agents.rule_bot import RuleAgent
 from smear_env.game import Game, replay
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
@@ -173,7 +175,7 @@ class Collector:
 
     def _bot_move(self, i: int, seat: int) -> None:
         m = self.matches[i]
-        action = m.bots[seat].act(player_view(m.game, seat))
+        action = bot_action(m.bots[seat], m.game, seat)
         if self.imitate:
             obs, mask = m.observer.vector(m.game, seat), action_mask(m.game.legal_mask()).astype(bool)
             m.episodes.setdefault(seat, Episode()).add(obs, mask, action, 0.0, 0.0)
@@ -379,6 +381,14 @@ def _is_plain(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(_is_plain(v) for v in value)
     return isinstance(value, dict) and all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
+
+
+def bot_action(bot: Agent, game: Game, seat: int) -> int:
+    """``bot``'s move for ``seat``: the rule-based bots read the engine's state directly
+    (``agents.knowledge.knowledge_from_game``, the same move as from the view), others get the view."""
+    if isinstance(bot, RuleAgent):
+        return bot.act_on(knowledge_from_game(game, seat, bot.rules))
+    return bot.act(player_view(game, seat))
 
 
 def torch_policy(net: torch.nn.Module, device: torch.device) -> PolicyFn:
