@@ -105,7 +105,10 @@ def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) 
         async with httpx.AsyncClient(base_url=base_url, timeout=0.3) as client:
             calls = [client.post("/v1/suggest", json=search | {"seed": 100 + k}) for k in range(5)]
             results = await asyncio.gather(*calls, return_exceptions=True)
-            assert all(isinstance(r, httpx.TimeoutException) for r in results)
+            # a quick machine may answer the first call or two inside the client's 0.3 s; the rest are abandoned
+            gave_up = [r for r in results if isinstance(r, httpx.TimeoutException)]
+            answered = [r for r in results if isinstance(r, httpx.Response) and r.status_code == 200]
+            assert len(gave_up) >= 2 and len(gave_up) + len(answered) == len(results), results
         await asyncio.sleep(0.5)  # the server notices the disconnections
         async with httpx.AsyncClient(base_url=base_url) as client:
             return (await client.get("/v1/health")).json()["search_waiting"]
