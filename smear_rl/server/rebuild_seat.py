@@ -3,8 +3,9 @@
 Picks the game's reader of the history (:mod:`~smear_rl.server.rebuild_smear` or
 :mod:`~smear_rl.server.rebuild_schneider`), finds a deal that fits and replays it, or
 finds the first event at which the history stops fitting (the module docstring of
-:mod:`smear_rl.server.rebuild` tells how). Apart from the shared pieces so the game
-readers can import those without importing this dispatcher back.
+:mod:`smear_rl.server.rebuild` tells how). It lives apart from those shared pieces
+because it imports both game readers, and they import the shared pieces: one module holding
+both would import itself in a circle.
 """
 
 from __future__ import annotations
