@@ -45,11 +45,7 @@ class _Reader:
     """Reads the events in order with the checks that need no deal: shapes, seats, notation, hidden cards, twice."""
 
     def __init__(self, req: SeatRequest) -> None:
-        self.req = req
-        try:  # the engine's own checks of a match resumed part-way (hands_played within a fixed-length match)
-            Game(req.rules, seed=0, dealer=req.dealer, scores=req.scores, hands_played=req.hands_played)
-        except ValueError as err:
-            raise RequestError(str(err), "hands_played") from None
+        self.req = req  # its match start was checked by the SmearHistory that reads it
         self.deck = frozenset(req.rules.deck)
         self.mine = set(req.hand)  # cards I hold now (dealt, taken; not yet played or discarded)
         self.ledger = Ledger(req.seat, req.hand)
