@@ -35,6 +35,9 @@ class Agent(ABC):
     """Base class: override :meth:`act` (and :meth:`decide` where a bot can say why); :meth:`reset` re-seeds."""
 
     name = "agent"
+    #: attributes built from the agent's spec and rules alone (weights read from a file), so a training
+    #: checkpoint that rebuilds the agent from its spec leaves them out (training.selfplay.bot_state)
+    rebuilt_attributes: tuple[str, ...] = ()
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

@@ -239,6 +239,7 @@ class NeuralAgent(Agent):
     """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for."""
 
     name = "neural"
+    rebuilt_attributes = ("policy", "_possible")
 
     def __init__(
         self, policy: Policy | str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True

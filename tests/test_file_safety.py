@@ -17,6 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
+from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.observation import observation_size  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
@@ -163,16 +164,17 @@ def test_the_collector_state_rebuilds_every_match_in_flight_exactly(tmp_path: Pa
     net = PolicyValueNet(observation_size(4), 181, [16], 0)
     policy = torch_policy(net, torch.device("cpu"))
     mix = {kind: 1.0 for kind in OPPONENT_KINDS}
-    original = Collector(rules, len(OPPONENT_KINDS) * 2, mix, np.random.default_rng(3))
+    shipped = str(shipped_policy_path("ten_point"))  # the fixed kind: a neural agent, rebuilt from its file
+    original = Collector(rules, len(OPPONENT_KINDS) * 2, mix, np.random.default_rng(3), fixed_agent=shipped)
     original.pool_size = 1
     original.matches = [original._new_match() for _ in original.matches]  # pool opponents too, now there is one
     original.collect(60, policy, [policy])
     torch.save(original.state_dict(), tmp_path / "collector.pt")
-    copy = Collector(rules, len(original.matches), mix, np.random.default_rng(0))
+    copy = Collector(rules, len(original.matches), mix, np.random.default_rng(0), fixed_agent=shipped)
     copy.load_state_dict(torch.load(tmp_path / "collector.pt", weights_only=True))
     copy.rng.bit_generator.state = original.rng.bit_generator.state
     copy.pool_size = 1
-    assert {m.opponent for m in original.matches} >= {"rule", "bold", "searchbid"}
+    assert {m.opponent for m in original.matches} >= {"rule", "bold", "searchbid", "fixed"}
     for mine, theirs in zip(original.matches, copy.matches, strict=True):
         assert theirs.game.record() == mine.game.record() and theirs.roles == mine.roles
         assert {s: bot_state(b) for s, b in theirs.bots.items()} == {s: bot_state(b) for s, b in mine.bots.items()}

@@ -11,6 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
+from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
@@ -226,3 +227,48 @@ def test_every_opponent_kind_has_a_config_field_and_plays() -> None:
     assert len(batch) >= 40 and {m.opponent for m in collector.matches} <= {"bold", "searchbid"}
     with pytest.raises(ValueError, match="unknown opponent kinds \\['search'\\]"):
         Collector(rules, 2, {"search": 1.0}, rng)
+
+
+def test_an_exploiter_trains_and_is_evaluated_against_one_fixed_agent(tmp_path: Path) -> None:
+    """opp_fixed: every match faces the shipped agent, and the "fixed" evaluation plays it."""
+    shipped = str(shipped_policy_path("ten_point"))
+    only_fixed = {"opp_self": 0.0, "opp_pool": 0.0, "opp_rule": 0.0, "opp_random": 0.0, "opp_fixed": 1.0}
+    trainer = Trainer(tiny_config(**only_fixed, fixed_agent=shipped, eval_opponents=["fixed"]), tmp_path / "x")
+    trainer.run(progress=False)
+    assert {m.opponent for m in trainer.collector.matches} == {"fixed"}
+    assert all(bot.path == shipped for m in trainer.collector.matches for bot in m.bots.values())
+    curve = (tmp_path / "x" / "curve.csv").read_text().splitlines()
+    assert curve[0].startswith("train_minutes") and {line.split(",")[2] for line in curve[1:]} == {"fixed"}
+    resumed = Trainer(None, tmp_path / "y", resume=tmp_path / "x" / "checkpoint.pt")
+    assert [m.game.record() for m in resumed.collector.matches] == [m.game.record() for m in trainer.collector.matches]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"opp_fixed": 1.0}, r"fixed_agent = '': opp_fixed or the 'fixed' eval opponent needs an agent"),
+        ({"eval_opponents": ["fixed"]}, r"fixed_agent = '': opp_fixed or the 'fixed' eval opponent needs an agent"),
+        ({"opp_fixed": 1.0, "fixed_agent": "nobody/x.npz"}, r"fixed_agent = 'nobody/x.npz': checkpoint .* not exist"),
+        ({"opp_fixed": 1.0, "fixed_agent": "wizard"}, r"fixed_agent = 'wizard': unknown agent 'wizard'"),
+    ],
+)
+def test_a_fixed_opponent_that_cannot_be_built_is_refused_before_training(changes: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tiny_config(**changes)
+
+
+def test_a_fixed_agent_trained_for_other_rules_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"fixed_agent = .*minnesota\.npz.*trained for other rules"):
+        tiny_config(opp_fixed=1.0, fixed_agent=str(shipped_policy_path("minnesota")))
+
+
+def test_init_any_rules_starts_a_preset_from_another_presets_weights(tiny_run: Path, tmp_path: Path) -> None:
+    """Transfer: a ten_point agent starts a ten_point_midwest run only when init_any_rules says so."""
+    agent = str(tiny_run / "agent.pt")
+    with pytest.raises(ValueError, match="init_from: .*ten_point"):
+        Trainer(tiny_config(preset="ten_point_midwest", init_from=agent), tmp_path / "refused")
+    trainer = Trainer(tiny_config(preset="ten_point_midwest", init_from=agent, init_any_rules=True), tmp_path / "t")
+    start = trainer.net.state_dict()
+    assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
+    with pytest.raises(ValueError, match=r"reads 716 inputs \(4 players\), ten_point_6p needs 878"):
+        Trainer(tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True), tmp_path / "six")

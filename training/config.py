@@ -28,6 +28,7 @@ class TrainConfig:
     device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
     torch_threads: int = 0  # CPU threads for torch; 0 = torch's default
     init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
+    init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     # --- experience collection
@@ -41,6 +42,8 @@ class TrainConfig:
     opp_random: float = 0.0  # the uniform random bot
     opp_bold: float = 0.0  # the rule bot bidding its full estimate (contests every bid)
     opp_searchbid: float = 0.0  # search's rollout bids, rule play (0.1-0.2 s a bid: slows collection a lot)
+    opp_fixed: float = 0.0  # the agent fixed_agent names, never updated (an exploiter trains against it alone)
+    fixed_agent: str = ""  # agent spec for opp_fixed and the "fixed" eval opponent: a bot name or a checkpoint path
     snapshot_every: int = 10  # updates between snapshots added to the pool
     pool_size: int = 10  # snapshots kept (oldest dropped first)
     # --- imitation warm start (part of the run: the rule bot's moves, no outside data)
@@ -76,7 +79,8 @@ class TrainConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
-EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search")  # baselines a run may be evaluated against
+EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search", "fixed")  # baselines a run may be evaluated against
+#: "fixed" is the config's fixed_agent
 
 
 def opponent_mix(c: TrainConfig) -> dict[str, float]:
@@ -113,6 +117,20 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) > 0, name, "expected a positive number")
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
+    if c.opp_fixed > 0 or "fixed" in c.eval_opponents:
+        need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
+    if c.fixed_agent:
+        _check_fixed_agent(c)
+
+
+def _check_fixed_agent(c: TrainConfig) -> None:
+    """Build ``fixed_agent`` once, so a missing checkpoint or one for other rules fails before any training."""
+    from agents.registry import make_agent
+
+    try:
+        make_agent(c.fixed_agent, c.preset, 0)
+    except ValueError as err:
+        raise ValueError(f"training config: fixed_agent = {c.fixed_agent!r}: {err}") from None
 
 
 def _coerce(name: str, value: Any) -> Any:

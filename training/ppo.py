@@ -104,7 +104,8 @@ class Trainer:
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
         mix = opponent_mix(c)
-        self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale)
+        self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale,
+                                   fixed_agent=c.fixed_agent)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
@@ -132,11 +133,22 @@ class Trainer:
         save_checkpoint(self.out / "agent.pt", self._payload(full=False))
 
     def _load_weights(self, path: str) -> None:
-        """Start from a trained agent's weights (fine-tuning): same rules and layout, same network shape."""
+        """Start from a trained agent's weights (fine-tuning): same rules and layout, same network shape.
+
+        With ``init_any_rules`` the rules may differ (transfer: card play learned on one
+        preset is a better start on a kindred one than the rule bot's imitation); the
+        vector's size, so the number of players, must still match.
+        """
+        exact = None if self.config.init_any_rules else self.rules  # else other rules or layouts fail here
         try:
-            data = load_checkpoint(path, self.rules)  # other rules or another observation layout fail here
+            data = load_checkpoint(path, exact)
         except ValueError as err:
             raise ValueError(f"training config: init_from: {err}") from None
+        if data["observation_size"] != self.net.obs_size:
+            raise ValueError(
+                f"training config: init_from {path!r}: its network reads {data['observation_size']} inputs "
+                f"({data['rules'].get('num_players')} players), {self.rules.name} needs {self.net.obs_size}"
+            )
         if list(data["hidden"]) != list(self.config.hidden):
             raise ValueError(
                 f"training config: init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
@@ -347,7 +359,8 @@ class Trainer:
             if new_file:
                 out.writeheader()
             for opponent in self.config.eval_opponents:
-                result = evaluate(agent, opponent, self.config.preset, matches, seed=EVAL_SEED, workers=1)
+                spec = self.config.fixed_agent if opponent == "fixed" else opponent
+                result = evaluate(agent, spec, self.config.preset, matches, seed=EVAL_SEED, workers=1)
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
                 diff = mine.value - theirs.value if mine and theirs else 0.0
                 self.last_eval[f"win_rate_vs_{opponent}"] = win.value

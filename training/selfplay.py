@@ -43,7 +43,7 @@ from training.model import log_softmax_np, sample_actions
 
 LEARNER = "learner"
 POOL = "pool"
-OPPONENT_KINDS = ("self", "pool", "rule", "random", "bold", "searchbid")  # bots by their registry names
+OPPONENT_KINDS = ("self", "pool", "rule", "random", "bold", "searchbid", "fixed")  # bots; fixed: Collector.fixed_agent
 MAX_DEALS_PER_MATCH = 100  # a match still running after this many deals is abandoned (cautious bots may never end)
 
 
@@ -106,14 +106,18 @@ class Collector:
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
+        fixed_agent: str = "",
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
+        self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
         self.gamma, self.gae_lambda = gamma, gae_lambda
         self.reward_scale = reward_scale or float(rules.max_hand_points)
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
         unknown = set(opponent_mix) - set(OPPONENT_KINDS)
         if unknown:
             raise ValueError(f"unknown opponent kinds {sorted(unknown)}: expected among {', '.join(OPPONENT_KINDS)}")
+        if opponent_mix.get("fixed", 0) > 0 and not fixed_agent:
+            raise ValueError("the 'fixed' opponent kind needs fixed_agent: a bot name or a checkpoint path")
         kinds = [k for k in OPPONENT_KINDS if opponent_mix.get(k, 0) > 0]
         weights = np.array([opponent_mix[k] for k in kinds], dtype=np.float64)
         self.kinds, self.kind_p = kinds, weights / weights.sum()
@@ -134,12 +138,16 @@ class Collector:
         roles, bots = [], {}
         for seat in range(n):
             mine = r.team_of(seat) == learner_team
-            role = LEARNER if kind == "self" or (mine and not self.imitate) else {"pool": POOL}.get(kind, kind)
+            role = LEARNER if kind == "self" or (mine and not self.imitate) else self._role_of(kind)
             roles.append(role)
             if role not in (LEARNER, POOL):
                 bots[seat] = make_agent(role, r, int(self.rng.integers(2**62)))
         pool_index = int(self.rng.integers(self.pool_size)) if kind == "pool" else -1
         return Match(game, IncrementalObserver(n), roles, kind, bots, pool_index)
+
+    def _role_of(self, kind: str) -> str:
+        """The role of a seat facing the learner: the pool, the fixed agent's spec, or the bot the kind names."""
+        return {"pool": POOL, "fixed": self.fixed_agent}.get(kind, kind)
 
     # ------------------------------------------------------------------ stepping
     def collect(self, steps: int, learner: PolicyFn, pool: list[PolicyFn]) -> Batch:
@@ -334,12 +342,15 @@ def _array(value: Any, what: str) -> np.ndarray:
 def bot_state(bot: Agent) -> dict[str, Any]:
     """A bot's attributes as plain data: its RNGs' states, nested bots' states, and plain values.
 
-    Its rules are left out (the bot is rebuilt for the run's rules). A bot holding
+    Its rules and the attributes it rebuilds from its spec (``Agent.rebuilt_attributes``,
+    e.g. a neural agent's weights, read again from its file) are left out. A bot holding
     anything else cannot be checkpointed without pickling: that fails here, at save
     time, naming the attribute, rather than resuming a run that is no longer exact.
     """
     state: dict[str, Any] = {"plain": {}, "random": {}, "bots": {}}
     for name, value in vars(bot).items():
+        if name in bot.rebuilt_attributes:
+            continue
         if isinstance(value, random.Random):
             state["random"][name] = value.getstate()
         elif isinstance(value, Agent):
