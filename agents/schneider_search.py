@@ -74,6 +74,7 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from smear_env.cards import cards_of, mask_of, parse_card, parse_cards
+from smear_env.checks import as_int, as_real
 from smear_env.schneider.game import (
     COUNTERS_MASK,
     DECK,
@@ -529,13 +530,12 @@ class SchneiderSearchAgent(Agent):
         tiebreak: float = 1.0,
     ) -> None:
         super().__init__(seed)
-        self.samples = _positive_int("samples", samples)
-        self.time_budget = _positive_float("time_budget", time_budget)
-        self.depth = _positive_int("depth", depth)
-        self.exact_tricks = _positive_int("exact_tricks", exact_tricks)
-        if isinstance(tiebreak, bool) or not isinstance(tiebreak, (int, float)) or not 0 <= tiebreak < math.inf:
-            raise ValueError(f"tiebreak={tiebreak!r} is not allowed: expected a finite number of standard errors >= 0")
-        self.tiebreak = float(tiebreak)
+        what = "Schneider search"
+        self.samples = as_int(samples, f"{what} samples", 1)
+        self.time_budget = as_real(time_budget, f"{what} time_budget (seconds)", 0.0, low_open=True)
+        self.depth = as_int(depth, f"{what} depth", 1)
+        self.exact_tricks = as_int(exact_tricks, f"{what} exact_tricks", 1)
+        self.tiebreak = as_real(tiebreak, f"{what} tiebreak (standard errors)", 0.0)
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         return self.decide(view, observation).action
@@ -647,15 +647,3 @@ def preference(k: SchneiderKnowledge) -> dict[int, int]:
 
     key = follow_key if k.led >= 0 else lead_key
     return {card: rank for rank, card in enumerate(sorted(cards_of(k.hand), key=lambda c: (key(c), c)))}
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name}={value!r} is not allowed: expected a positive integer")
-    return value
-
-
-def _positive_float(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name}={value!r} is not allowed: expected a positive finite number of seconds")
-    return float(value)

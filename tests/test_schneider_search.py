@@ -342,17 +342,17 @@ def test_registered_as_search_with_its_options() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"samples": 0}, "samples=0"),
-        ({"samples": 2.5}, "positive integer"),
-        ({"samples": True}, "positive integer"),
-        ({"time_budget": 0.0}, "time_budget=0.0"),
-        ({"time_budget": math.inf}, "finite"),
-        ({"time_budget": math.nan}, "finite"),
-        ({"time_budget": -1}, "positive"),
-        ({"depth": 0}, "depth=0"),
-        ({"exact_tricks": -2}, "exact_tricks=-2"),
-        ({"tiebreak": -0.5}, "tiebreak"),
-        ({"tiebreak": math.nan}, "tiebreak"),
+        ({"samples": 0}, r"samples 0 is out of range: expected an integer >= 1"),
+        ({"samples": 2.5}, r"samples 2.5 is not an integer"),
+        ({"samples": True}, r"samples True is a bool, not an integer"),
+        ({"time_budget": 0.0}, r"time_budget \(seconds\) 0.0 is out of range: expected a finite number > 0.0"),
+        ({"time_budget": math.inf}, r"time_budget \(seconds\) inf is not finite"),
+        ({"time_budget": math.nan}, r"time_budget \(seconds\) nan is not finite"),
+        ({"time_budget": -1}, r"time_budget \(seconds\) -1 is out of range"),
+        ({"depth": 0}, r"depth 0 is out of range: expected an integer >= 1"),
+        ({"exact_tricks": -2}, r"exact_tricks -2 is out of range"),
+        ({"tiebreak": -0.5}, r"tiebreak \(standard errors\) -0.5 is out of range: expected a finite number >= 0.0"),
+        ({"tiebreak": math.nan}, r"tiebreak \(standard errors\) nan is not finite"),
     ],
 )
 def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
