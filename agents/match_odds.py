@@ -91,8 +91,10 @@ def safe_to_go_out(rules: Rules, scores: list[int], team: int) -> bool:
 
 def wins_by_defending(rules: Rules, scores: list[int], team: int) -> bool:
     """Whether ``team`` could reach the target this hand without the bid (every point taken on defence)."""
-    return not only_bids_win(rules) and rules.match_end == "target" and (
-        scores[team] + rules.max_hand_points >= rules.target_score
+    return (
+        not only_bids_win(rules)
+        and rules.match_end == "target"
+        and (scores[team] + rules.max_hand_points >= rules.target_score)
     )
 
 

@@ -110,6 +110,7 @@ HINT_TRIES = 20
 #: weight of one point of round-score margin next to a won (+1) or lost (-1) match: breaks ties only
 MARGIN_TIEBREAK = 1e-4
 
+
 # ---------------------------------------------------------------------- card tables
 def _card_tables() -> tuple[list[int], list[int], list[int]]:
     """Per card id: its counter point, the bit of the card above it, the bit of the card below it."""

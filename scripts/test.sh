@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 step() { local start=$SECONDS; "$@"; echo "[test.sh] $* : $((SECONDS - start)) s"; }
 step env SMEAR_EXTRAS=dev,train,eval,serve,docs,sb3,rllib,torchrl bash scripts/setup.sh
 step .venv/bin/ruff check .
+step .venv/bin/ruff format --check .
 site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
 step env NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"

@@ -104,7 +104,6 @@ with contextlib.suppress(ImportError):  # registration needs pettingzoo; the eng
     register_envs()
 
 
-
 _LAZY = {  # name -> module: these import gymnasium, which the engine alone must not
     "SingleAgentEnv": "smear_env.single_agent",
     "single_agent_env": "smear_env.single_agent",

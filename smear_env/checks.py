@@ -96,4 +96,3 @@ def check_names(given: Iterable[Any], known: Sequence[str], what: str) -> None:
         close = difflib.get_close_matches(name, known, n=1) if isinstance(name, str) else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"unknown {what} {name!r}{hint}: expected one of {', '.join(map(repr, known))}")
-

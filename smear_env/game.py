@@ -621,9 +621,19 @@ def replay(record: dict[str, Any]) -> Game:
     ``ValueError`` saying which part is wrong.
     """
     return replay_record(
-        record, "smear", ENGINE_VERSION, "single_hand", Deal.from_dict, rules_from_dict,
+        record,
+        "smear",
+        ENGINE_VERSION,
+        "single_hand",
+        Deal.from_dict,
+        rules_from_dict,
         lambda rules, seed, dealer, single, deals: Game(
-            rules, seed, dealer=dealer, single_hand=single, deals=deals,
-            scores=record.get("start_scores"), hands_played=record.get("start_hands_played", 0),
+            rules,
+            seed,
+            dealer=dealer,
+            single_hand=single,
+            deals=deals,
+            scores=record.get("start_scores"),
+            hands_played=record.get("start_hands_played", 0),
         ),
     )

@@ -536,6 +536,7 @@ class IncrementalObserver(Observer):
                 buf[self._progress] = game.hands_played / r.num_hands
         self._slow[seat] = key
 
+
 _MASK_CACHE: dict[int, np.ndarray] = {}
 _MASK_CACHE_SIZE = 1 << 16  # distinct legal sets kept (about 12 MB at most); the cache is emptied when full
 _FEW_LEGAL = 5  # legal sets this small are built bit by bit, not cached

@@ -36,7 +36,6 @@ JokerRank = Literal["below_jacks", "lowest", "not_trump"]
 DiscardTrump = Literal["free", "when_forced", "excess_trumps"]
 
 
-
 @dataclass(frozen=True)
 class Range:
     """Accepted values of an integer option: ``low..high`` inclusive (None: no bound on that side)."""

@@ -117,9 +117,13 @@ class HandResult:
             "made": self.made,
             "categories": categories,
             "sides": [
-                {"side": side, "seats": [s for s, x in enumerate(self.side_of_seat) if x == side],
-                 "points": self.points.get(side, 0), "card_points": self.card_points.get(side, 0),
-                 "score_change": self.deltas.get(side, 0)}
+                {
+                    "side": side,
+                    "seats": [s for s, x in enumerate(self.side_of_seat) if x == side],
+                    "points": self.points.get(side, 0),
+                    "card_points": self.card_points.get(side, 0),
+                    "score_change": self.deltas.get(side, 0),
+                }
                 for side in sides
             ],  # fmt: skip
             "scores_before": list(self.scores_before),

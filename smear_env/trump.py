@@ -106,8 +106,7 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
     if not rules.distinct_jokers and rules.jokers == 2:
         power[JOKER2] = power[JOKER1]  # equal rank: the first played of the two wins a trick
     suit_masks = tuple(
-        trump_mask if s == trump else mask_of(range(s * 13, s * 13 + 13)) & ~trump_mask & ~JOKERS_MASK
-        for s in range(4)
+        trump_mask if s == trump else mask_of(range(s * 13, s * 13 + 13)) & ~trump_mask & ~JOKERS_MASK for s in range(4)
     ) + (0,)  # nothing follows a joker that is not a trump: its lead obliges nobody
     jick = SAME_COLOUR[trump] * 13 + JACK if rules.jick else -1
     table = TrumpTable(

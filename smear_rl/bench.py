@@ -159,7 +159,6 @@ def env_main(argv: list[str] | None = None) -> None:
         print(line, flush=True)
 
 
-
 # ---------------------------------------------------------------------- time per decision
 def time_agent(spec: str, preset: str, decisions: int, seed: int = 0) -> list[float]:
     """Seconds of each timed decision of ``spec`` in seat 0."""
@@ -206,7 +205,6 @@ def agents_main(argv: list[str] | None = None) -> None:
         times = sorted(time_agent(spec, args.preset, args.decisions))
         p90 = times[int(0.9 * (len(times) - 1))]
         print(f"| {spec} | {len(times)} | {statistics.median(times) * 1e3:.3f} | {p90 * 1e3:.3f} |", flush=True)
-
 
 
 BENCHMARKS: dict[str, tuple[Callable[[list[str] | None], None], str]] = {

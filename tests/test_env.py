@@ -139,8 +139,12 @@ def test_match_reward_is_plus_minus_one_by_team() -> None:
 
 
 def test_reset_with_fixed_deal_and_dealer() -> None:
-    hands = ["AH KH QH JH TH 9H 8H 7H 6H", "AS KS QS JS TS 9S 8S 7S 6S", "AC KC QC JC TC 9C 8C 7C 6C",
-             "AD KD QD JD TD 9D 8D 7D 6D"]
+    hands = [
+        "AH KH QH JH TH 9H 8H 7H 6H",
+        "AS KS QS JS TS 9S 8S 7S 6S",
+        "AC KC QC JC TC 9C 8C 7C 6C",
+        "AD KD QD JD TD 9D 8D 7D 6D",
+    ]
     env = smear_env.env(preset="smear")
     env.reset(seed=0, options={"deal": {"hands": hands}, "dealer": 2})
     view = env.unwrapped.view("player_3")

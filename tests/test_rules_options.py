@@ -114,9 +114,8 @@ INT_SPECS = [spec for spec in option_specs() if spec.kind == "int"]
 OUT_OF_RANGE = [
     (spec.name, value, str(spec.range))
     for spec in INT_SPECS
-    for value in (
-        [spec.range.low - 1] if spec.range.low is not None else []
-    ) + ([spec.range.high + 1] if spec.range.high is not None else [])
+    for value in ([spec.range.low - 1] if spec.range.low is not None else [])
+    + ([spec.range.high + 1] if spec.range.high is not None else [])
 ]
 
 

@@ -88,7 +88,14 @@ class raw_env(CardGameEnv):
             )
         self.rules = (rules or SchneiderRules()).replace(**rule_overrides)
         super().__init__(
-            NUM_PLAYERS, NUM_ACTIONS, OBSERVATION_SIZE, 0.0, render_mode, reward, illegal_action, illegal_penalty,
+            NUM_PLAYERS,
+            NUM_ACTIONS,
+            OBSERVATION_SIZE,
+            0.0,
+            render_mode,
+            reward,
+            illegal_action,
+            illegal_penalty,
             max_hands,
         )
         self.game: Game | None = None

@@ -412,6 +412,11 @@ def replay(record: dict[str, Any]) -> Game:
     ``ValueError`` saying which part is wrong.
     """
     return replay_record(
-        record, GAME_NAME, ENGINE_VERSION, "single_round", Deal.from_dict, SchneiderRules.from_dict,
+        record,
+        GAME_NAME,
+        ENGINE_VERSION,
+        "single_round",
+        Deal.from_dict,
+        SchneiderRules.from_dict,
         lambda rules, seed, dealer, single, deals: Game(rules, seed, dealer=dealer, single_round=single, deals=deals),
     )

@@ -129,7 +129,6 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
     rule-based bots and front ends.
     """
 
-
     legal = game.legal_actions() if game.current_player == seat else []
     return {
         "seat": seat,

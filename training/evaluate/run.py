@@ -81,6 +81,16 @@ def evaluate(
     reports = (AgentReport.from_tally(agent_a, A, tallies[A]), AgentReport.from_tally(agent_b, B, tallies[B]))
     stopped = sum(g.stopped for g in games)
     return EvalResult(
-        agent_a, agent_b, preset, matches, seed, max_hands, overrides, stopped, wall, reports, tuple(games),
+        agent_a,
+        agent_b,
+        preset,
+        matches,
+        seed,
+        max_hands,
+        overrides,
+        stopped,
+        wall,
+        reports,
+        tuple(games),
         code_version(),
     )
