@@ -290,6 +290,8 @@ def test_the_table_record_opens_in_the_replay_viewer_after_the_match(page: Any, 
     assert page.locator("#replay").get_attribute("data-steps") == str(len(record["moves"]))
     bots = [s["bot"] for s in api_state(http, table)["seats"]]
     assert f"Seat 1 ({bots[1]})" in page.locator("#replay-hands").inner_text()  # the table's players, named
+    assert "You" in page.locator("#replay-hands").inner_text()  # and the person as at the table
+    assert "Seat 0" not in page.locator("#replay-hands").inner_text()
     page.keyboard.press("t")
     page.get_by_role("button", name="Play again").click()  # a new table with the same choices
     page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{table['id']}'")

@@ -240,7 +240,7 @@ $("play-again").addEventListener("click", () => setup.start());
 $("replay-match").addEventListener("click", () => $("replay-current").click());
 $("replay-current").addEventListener("click", async () => {
   try {
-    await replay.open(await tableRecord(), table.seats);
+    await replay.open(await tableRecord(), table.seats, table.seat);
     showView("replay");
     $("replay-forward").focus();
   } catch (err) {

@@ -53,12 +53,14 @@ export class Replay {
     return this.answer ? this.answer.steps : 0;
   }
 
-  /** Open a record; seats names the players when known (the table's own record), else "Seat k". */
-  async open(record, seats = null) {
+  /** Open a record; seats names the players when known (the table's own record), else "Seat k";
+   *  me is the person's seat there ("You"), or null for a record file. */
+  async open(record, seats = null, me = null) {
     this.errorBox.textContent = "";
-    const previous = { record: this.record, seats: this.seats, answer: this.answer };
+    const previous = { record: this.record, seats: this.seats, me: this.me, answer: this.answer };
     this.record = record;
     this.seats = seats;
+    this.me = me;
     this.answer = null;
     if (!(await this.go(0))) Object.assign(this, previous); // a record the server refused: keep the last one
   }
@@ -107,7 +109,7 @@ export class Replay {
 
   names(state) {
     const seats = this.seats ?? state.seats;
-    return new Names(seats, null);
+    return new Names(seats, this.me ?? null);
   }
 
   render(fresh) {
