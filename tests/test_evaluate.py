@@ -30,6 +30,7 @@ from training.evaluate import (
     seat_teams,
 )
 from training.evaluate.cli import main, parse_rule
+from training.evaluate.games import start_scores
 from training.ladder import ladder
 from training.stats import Z95, RunningMean, mean_interval, wilson_interval, win_rate
 
@@ -349,3 +350,33 @@ def test_ladder_ranks_the_better_agent_first() -> None:
 def test_ladder_needs_distinct_agents() -> None:
     with pytest.raises(ValueError, match="distinct"):
         ladder(["random", "random"], "smear", matches_per_pair=2, seed=0)
+
+
+# ---------------------------------------------------------------------- late starts
+def test_late_starts_put_each_team_within_two_hands_of_the_target_the_same_for_both_games_of_a_pair() -> None:
+    rules = smear_env.get_rules("pitch_smudge")  # target 21, at most 4 points a hand: scores 13..20
+    drawn = [start_scores(rules, "late", 5, pair) for pair in range(200)]
+    assert all(len(scores) == 2 and all(13 <= s <= 20 for s in scores) for scores in drawn)
+    assert {s for scores in drawn for s in scores} == set(range(13, 21))
+    assert drawn == [start_scores(rules, "late", 5, pair) for pair in range(200)]  # a function of (seed, pair)
+    assert start_scores(rules, "new", 5, 0) is None
+    result = evaluate("rule", "random", "pitch_smudge", matches=8, seed=5, workers=1, start="late")
+    assert result.start == "late" and "every match started late" in result.markdown()
+    runner = Runner(MatchConfig("rule", "random", "pitch_smudge", 5, 200, {}, "late"))
+    for index in range(4):
+        runner.play(index, [Tally(), Tally()])
+        assert runner.env.unwrapped.game.record()["start_scores"] == start_scores(rules, "late", 5, index // 2)
+    assert EvalResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+@pytest.mark.parametrize(
+    ("preset", "start", "message"),
+    [
+        ("smear", "late", "start 'late' needs a Smear preset played to a target score; smear's matches last 10 hands"),
+        ("bohemian_schneider", "late", "bohemian_schneider is another game"),
+        ("ten_point", "early", "start 'early' is unknown: expected one of new, late"),
+    ],
+)
+def test_a_start_the_game_cannot_take_is_refused_before_any_game(preset: str, start: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        evaluate("rule", "random", preset, matches=2, seed=0, workers=1, start=start)

@@ -57,6 +57,9 @@ def test_different_match_ups_are_refused(runs: list[EvalResult]) -> None:
     house = dataclasses.replace(runs[1], rule_overrides={"target_score": 21})
     with pytest.raises(ValueError, match="rule_overrides is {} in the first result"):
         pool([runs[0], house])
+    late = dataclasses.replace(runs[1], start="late")
+    with pytest.raises(ValueError, match="start is 'new' in the first result and 'late' in the run with seed 2"):
+        pool([runs[0], late])
     with pytest.raises(ValueError, match="nothing to pool"):
         pool([])
 

@@ -85,13 +85,14 @@ def play_ladder(
     max_hands: int = 200,
     rule_overrides: dict[str, Any] | None = None,
     progress: bool = False,
+    start: str = "new",
 ) -> LadderResult:
     """Evaluate every pair of ``agents`` (:func:`training.evaluate.evaluate`) and rate them; see the module doc."""
     if len(agents) < 2 or len(set(agents)) != len(agents):
         raise ValueError(f"a ladder needs two or more distinct agents, got {agents}")
-    check_setup(agents, preset, matches_per_pair, dict(rule_overrides or {}))  # every agent, before any pair plays
+    check_setup(agents, preset, matches_per_pair, dict(rule_overrides or {}), start)  # all of it, before any play
     pairs = tuple(
-        evaluate(a, b, preset, matches_per_pair, seed, workers, max_hands, rule_overrides, progress)
+        evaluate(a, b, preset, matches_per_pair, seed, workers, max_hands, rule_overrides, progress, start)
         for a, b in itertools.combinations(agents, 2)
     )
     entries = rate(agents, pairs)
@@ -101,7 +102,7 @@ def play_ladder(
 def ladder(agents: list[str], preset: str, matches_per_pair: int, seed: int, **kwargs: Any) -> list[LadderEntry]:
     """Ratings of ``agents``, best first: ``[(agent, rating, mu, sigma, games, score), ...]``.
 
-    ``kwargs`` go to :func:`play_ladder` (workers, max_hands, rule_overrides, progress).
+    ``kwargs`` go to :func:`play_ladder` (workers, max_hands, rule_overrides, progress, start).
     """
     return list(play_ladder(agents, preset, matches_per_pair, seed, **kwargs).entries)
 

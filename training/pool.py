@@ -26,7 +26,7 @@ from training.evaluate import EvalResult
 from training.stats import Estimate, mean_interval, win_rate
 
 #: fields every pooled run must share besides the rules: the same agents, stopped at the same length
-MATCH_UP_FIELDS = ("agent_a", "agent_b", "max_hands")
+MATCH_UP_FIELDS = ("agent_a", "agent_b", "max_hands", "start")
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,11 @@ deals the two settings play differently move it, so it separates them with far f
 games than the match win rate)::
 
     smear-rl evaluate search:samples=48 search --preset minnesota --max-hands 1 --matches 600
+
+A/B test of bidding by the match score (``go_out``, ``block``): start every match late, each
+team two hands or less from the target, where those settings act::
+
+    smear-rl evaluate rule rule:go_out=false,block=false --preset pitch_smudge --start late --matches 2000
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 import training.evaluate
 from training.cli import ArgumentParser, check_writable_file, int_at_least
+from training.evaluate.games import STARTS
 from training.evaluate.run import evaluate
 from training.ladder import play_ladder
 
@@ -69,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-hands", type=int_at_least(1), default=200, help="deals after which a game is stopped as a draw"
     )
     parser.add_argument("--rule", type=parse_rule, action="append", default=[], help="rule override key=value")
+    parser.add_argument(
+        "--start", choices=STARTS, default="new",
+        help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the full result as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
@@ -86,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
         "max_hands": args.max_hands,
         "rule_overrides": dict(args.rule),
         "progress": not args.no_progress,
+        "start": args.start,
     }
     try:
         if args.json:  # before playing: an unwritable path would otherwise lose the whole evaluation at its end

@@ -8,6 +8,7 @@ games and the results come out the same.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,19 +20,24 @@ from agents.base import Agent
 from agents.registry import make_agent
 from smear_env.actions import MOON_BID
 from training.evaluate.lineups import A, B, lineup, seat_teams
-from training.evaluate.seeds import agent_seed, deal_seed
+from training.evaluate.seeds import agent_seed, deal_seed, derive_seed
 from training.evaluate.tally import DecisionTimes, GameOutcome, Tally
+
+#: where the games of an evaluation start: a new match, or late in one (:func:`start_scores`)
+STARTS = ("new", "late")
 
 
 def play_game(
-    env: Any, seat_agents: Sequence[Agent], seed: int, max_hands: int, times: Sequence[DecisionTimes] | None = None
-) -> bool:
+    env: Any, seat_agents: Sequence[Agent], seed: int, max_hands: int, times: Sequence[DecisionTimes] | None = None,
+    scores: Sequence[int] | None = None,
+) -> bool:  # fmt: skip
     """Play one match in ``env`` from ``env.reset(seed=seed)``; True when stopped after ``max_hands`` deals.
 
     Deals thrown in (all pass, misdeal) count toward ``max_hands`` too, so a lineup
     that never bids cannot loop forever. ``times[seat]`` gets each ``act()`` duration.
+    ``scores``: each team's score when the match starts (a match resumed late), else 0 each.
     """
-    env.reset(seed=seed)
+    env.reset(seed=seed, options=None if scores is None else {"scores": list(scores)})
     game = env.unwrapped.game
     while not game.is_over:
         if len(game.deals) > max_hands:
@@ -119,6 +125,36 @@ def _mean_change(result: Any, seats: Sequence[int]) -> Fraction:
     return Fraction(sum(result.deltas[result.side_of_seat[s]] for s in seats), len(seats))
 
 
+def start_scores(rules: Any, start: str, seed: int, pair: int) -> list[int] | None:
+    """Each team's score when both games of deal pair ``pair`` start: None (0 each) for a new match.
+
+    ``late``: every team draws a score uniformly from the last two hands' worth of points
+    before the target (target - 2 x the most points a hand gives, to target - 1). Every
+    game is then decided within a few hands, and bidding by the match score (going out,
+    blocking) comes up in most of them, so settings that differ only there separate in
+    far fewer games than whole matches need. Both games of a pair start alike and the
+    agents swap sides, so each meets both positions.
+    """
+    if start == "new":
+        return None
+    rng = random.Random(derive_seed("start", seed, pair))
+    top, width = rules.target_score - 1, 2 * rules.max_hand_points
+    return [rng.randint(top - width + 1, top) for _ in range(rules.num_teams)]
+
+
+def check_start(start: str, env: Any, preset: str) -> None:
+    """A clear ``ValueError`` for a start the game cannot take: an unknown one, or late without a target score."""
+    if start not in STARTS:
+        raise ValueError(f"start {start!r} is unknown: expected one of {', '.join(STARTS)}")
+    if start == "late" and preset in smear_env.OTHER_GAMES:
+        raise ValueError(f"start 'late' needs a Smear preset played to a target score; {preset} is another game")
+    if start == "late" and env.rules.match_end != "target":
+        raise ValueError(
+            f"start 'late' needs a Smear preset played to a target score; {preset}'s matches last "
+            f"{env.rules.num_hands} hands"
+        )
+
+
 @dataclass(frozen=True)
 class MatchConfig:
     """What every game of one evaluation shares; sent to each worker once."""
@@ -129,6 +165,7 @@ class MatchConfig:
     seed: int
     max_hands: int
     rule_overrides: dict[str, Any]
+    start: str = "new"  # one of STARTS
 
     def spec(self, role: int) -> str:
         return self.agent_a if role == A else self.agent_b
@@ -165,7 +202,8 @@ class Runner:
         roles = lineup(game_index, self.teams)
         seed = deal_seed(c.seed, game_index // 2)
         agents = [self.agent(role, seat, agent_seed(c.seed, game_index, seat)) for seat, role in enumerate(roles)]
-        stopped = play_game(self.env, agents, seed, c.max_hands, [tallies[role].times for role in roles])
+        scores = start_scores(self.env.rules, c.start, c.seed, game_index // 2)
+        stopped = play_game(self.env, agents, seed, c.max_hands, [tallies[role].times for role in roles], scores)
         game = self.env.unwrapped.game
         score = score_for_a(game, roles, stopped)
         hands = 0

@@ -110,6 +110,7 @@ class EvalResult:
     reports: tuple[AgentReport, AgentReport]
     games: tuple[GameOutcome, ...]
     code_version: str = "unrecorded"  # smear-rl version that ran (smear_env.version.code_version); older: none
+    start: str = "new"  # where the games started: new matches, or "late" ones (games.start_scores); older: new
 
     @property
     def a(self) -> AgentReport:
@@ -171,6 +172,8 @@ class EvalResult:
             f"({self.matches // 2} duplicate deal pairs), seed {self.seed}; {self.stopped} stopped after "
             f"{self.max_hands} deal{'s' * (self.max_hands != 1)} (counted as draws); {self.wall_seconds:.1f} s"
         )
+        if self.start == "late":
+            title += "; every match started late (each team two hands or less from the target)"
         header = ["agent", "games", "W-D-L", "win rate [95% CI]", f"points/{unit} [95% CI]", "bid rate", "made rate",
                   "mean bid", "decisions/s", "median ms"]  # fmt: skip
         lines = [title, "", *report.table(header, (r.cells() for r in self.reports))]

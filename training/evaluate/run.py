@@ -17,7 +17,7 @@ import smear_env
 from agents.registry import make_agent
 from smear_env.checks import as_int
 from smear_env.version import code_version
-from training.evaluate.games import MatchConfig, rules_for_agents
+from training.evaluate.games import MatchConfig, check_start, rules_for_agents
 from training.evaluate.lineups import A, B
 from training.evaluate.results import AgentReport, EvalResult
 from training.evaluate.tally import GameOutcome, Tally
@@ -33,7 +33,9 @@ def check_preset(preset: str) -> None:
         raise ValueError(f"unknown preset {preset!r}{hint}: expected one of {', '.join(presets)}")
 
 
-def check_setup(agents: Sequence[str], preset: str, matches: int, rule_overrides: dict[str, Any]) -> None:
+def check_setup(
+    agents: Sequence[str], preset: str, matches: int, rule_overrides: dict[str, Any], start: str = "new"
+) -> None:
     """Validate everything a worker would trip over, in this process, with clear messages."""
     check_preset(preset)
     if matches < 2 or matches % 2:
@@ -41,6 +43,7 @@ def check_setup(agents: Sequence[str], preset: str, matches: int, rule_overrides
             f"matches must be a positive even number (each deal is played twice, seats swapped), got {matches}"
         )
     env = smear_env.raw_env(preset=preset, **rule_overrides)  # unknown or impossible rule options raise here
+    check_start(start, env, preset)
     for spec in agents:
         make_agent(spec, rules_for_agents(env, preset, rule_overrides), 0)  # unknown names raise, listing known ones
 
@@ -55,23 +58,25 @@ def evaluate(
     max_hands: int = 200,
     rule_overrides: dict[str, Any] | None = None,
     progress: bool = False,
+    start: str = "new",
 ) -> EvalResult:
     """Play ``matches`` games (``matches / 2`` duplicate deal pairs) of ``agent_a`` against ``agent_b``.
 
     Agents are registry names (:func:`agents.registry.agent_names`). ``workers``
     processes (default: every core) share the deal pairs; the results do not
     depend on it. A game not over after ``max_hands`` deals is stopped and
-    counted as a draw. ``progress`` shows a tqdm bar on stderr.
+    counted as a draw. ``progress`` shows a tqdm bar on stderr. ``start``: ``"new"`` matches,
+    or ``"late"`` ones that begin near the target (:func:`training.evaluate.games.start_scores`).
     """
     overrides = dict(rule_overrides or {})
-    check_setup([agent_a, agent_b], preset, matches, overrides)
+    check_setup([agent_a, agent_b], preset, matches, overrides, start)
     max_hands = as_int(max_hands, "max_hands", 1)
-    config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides)
+    config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides, start)
     workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
     shares = chunks(matches // 2, workers)
-    start = time.perf_counter()
+    began = time.perf_counter()
     results = sorted(run_chunks(config, shares, min(workers, len(shares)), progress), key=lambda r: r[0])
-    wall = time.perf_counter() - start
+    wall = time.perf_counter() - began
     tallies = [Tally(), Tally()]
     games: list[GameOutcome] = []
     for _, outcomes, chunk_tallies in results:
@@ -93,4 +98,5 @@ def evaluate(
         reports,
         tuple(games),
         code_version(),
+        start,
     )
