@@ -36,6 +36,7 @@ pytest.importorskip("uvicorn")
 import httpx  # noqa: E402
 
 import smear_env  # noqa: E402
+from smear_env import actions as A  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -182,8 +183,12 @@ def shown_scores(page: Any, board: str = "#scores") -> list[int]:
     return [int(text) for text in page.locator(f"{board} [data-team] .score").all_inner_texts()]
 
 
-def choose(rng: random.Random, legal: list[str]) -> str:
-    """A move for the person: mostly passing in the auction (so matches stay short), anything legal otherwise."""
+def choose(rng: random.Random, legal: list[str], eager: bool = False) -> str:
+    """A move for the person: mostly passing in the auction (so matches stay short), anything legal otherwise;
+    ``eager``: the highest bid whenever one is legal (so the person wins auctions)."""
+    bids = [move for move in legal if move.startswith("bid ")]
+    if eager and bids:
+        return max(bids, key=lambda move: A.MOON_BID if move == "bid moon" else int(move.split()[1]))
     if "pass" in legal and rng.random() < 0.75:
         return "pass"
     return rng.choice(legal)
@@ -201,7 +206,9 @@ def checked_turn(page: Any, http: httpx.Client, table: dict[str, Any]) -> dict[s
     return state
 
 
-def play_to_the_end(page: Any, http: httpx.Client, table: dict[str, Any], seed: int) -> dict[str, Any]:
+def play_to_the_end(
+    page: Any, http: httpx.Client, table: dict[str, Any], seed: int, eager: bool = False
+) -> dict[str, Any]:
     """Click legal moves until the match is over, checking every turn; the final API state."""
     rng = random.Random(seed)
     for _ in range(MAX_TURNS):
@@ -209,7 +216,7 @@ def play_to_the_end(page: Any, http: httpx.Client, table: dict[str, Any], seed: 
         if page.locator("#table").get_attribute("data-match-over") == "true":
             return api_state(http, table)
         state = checked_turn(page, http, table)
-        move = choose(rng, state["legal_moves"])
+        move = choose(rng, state["legal_moves"], eager)
         page.get_by_role("button", name=move, exact=True).click()
         wait_past(page, state["version"])
     raise AssertionError(f"the match did not end within {MAX_TURNS} turns")
@@ -262,6 +269,8 @@ def engine_breakdown(result: Any) -> dict[str, Any]:
         ("ten_point", "target_score=6", 11),
         ("minnesota", "target_score=4", 12),
         ("pitch_smudge", "target_score=3", 13),
+        ("ten_point_5p", "target_score=6", 15),  # five alone, the bidder calls a partner by a card
+        ("schmier", "target_score=4", 16),  # six players in two teams of three
         ("bohemian_schneider", "", 14),
     ],
 )
@@ -269,13 +278,15 @@ def test_whole_hands_by_clicking_show_only_legal_moves_and_the_engines_scores(
     page: Any, http: httpx.Client, preset: str, options: str, seed: int
 ) -> None:
     table = start_game(page, preset, options, seed=seed)
-    final = play_to_the_end(page, http, table, seed)
+    final = play_to_the_end(page, http, table, seed, eager=preset == "ten_point_5p")
     game = check_against_record(page, http, table, final)
     if preset != "bohemian_schneider":  # every hand's breakdown names each category's taker and the bid's fate
         first = page.locator("#results details").last.text_content()
         assert "High (1)" in first and "Game (1)" in first and ("made it" in first or "was set" in first)
         bidder = game.hand_results[0].bidder
         assert first.startswith("Hand 1") and f"{'You' if bidder == 0 else f'Seat {bidder}'} bid" in first
+    if preset == "ten_point_5p":  # bidding high, the person wins an auction and so calls a partner by a card
+        assert any(result.bidder == 0 for result in game.hand_results)  # every bidder calls: here, by a click
 
 
 def test_the_table_record_opens_in_the_replay_viewer_after_the_match(page: Any, http: httpx.Client) -> None:
