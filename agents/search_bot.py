@@ -110,7 +110,8 @@ class SearchAgent(RuleAgent):
         if match_moon is not None and not isinstance(match_moon, bool):
             raise ValueError(f"{what} match_moon {match_moon!r} is not true, false or None (by preset)")
         # bid_margin and match_moon: the rule bot's (which checks them), used where search bids by rule
-        # go_out and block: both ways, by default (None) as the rule bot: where only bidders go out
+        # go_out and block: both ways, by default (None) as the rule bot: where only bidders go out (search's own
+        # late-start measurement on pitch_smudge, docs/bidding.md, keeps them there)
         super().__init__(rules, seed, bid_margin, match_moon=bool(match_moon), go_out=go_out, block=block)
         if bid_by is None:
             bid_by = self.default_bid_by or ("rule" if self.rules.name in RULE_BIDDING_PRESETS else "rollouts")
