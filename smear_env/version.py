@@ -11,6 +11,7 @@ the same version number.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 from importlib import metadata
 from pathlib import Path
@@ -27,8 +28,14 @@ def package_version() -> str:
         return "0+unknown"
 
 
+@functools.cache
 def code_version() -> str:
-    """``package_version()``, plus ``+g<commit>`` (and ``.changes``) when running from a smear-rl git checkout."""
+    """``package_version()``, plus ``+g<commit>`` (and ``.changes``) when running from a smear-rl git checkout.
+
+    Worked out once per process: a process runs the code it imported, so a run that
+    outlives a commit must record the checkout as it was when it started, not as it is
+    when it ends. The harness and the trainer ask when they start.
+    """
     version = package_version()
     commit = _checkout_commit(SOURCE_ROOT)
     return f"{version}+{commit}" if commit else version

@@ -115,3 +115,12 @@ def test_ci_has_every_extra_the_recipe_tests_need() -> None:
         pytest.skip("only where scripts/test.sh installed the extras")
     for module in ("sb3_contrib", "ray.rllib", "torchrl", "mkdocs", "mkdocstrings", "torch", "openskill"):
         importlib.import_module(module)
+
+
+def test_the_code_version_is_the_checkout_as_it_was_when_the_process_first_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run that outlives a commit records the commit it started from: the version is worked out once."""
+    first = version.code_version()
+    monkeypatch.setattr(version, "_checkout_commit", lambda root: "gchangedlater")
+    assert version.code_version() == first

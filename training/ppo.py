@@ -26,6 +26,7 @@ from tqdm import tqdm
 from smear_env import actions as A
 from smear_env.observation import observation_size
 from smear_env.rules import get_rules
+from smear_env.version import code_version
 from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
 from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
@@ -80,6 +81,7 @@ class Trainer:
         ``extend`` changes only when a resumed run stops and how it is evaluated
         (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer.
         """
+        code_version()  # asked now, so every checkpoint records the code the run started with (see code_version)
         self.out = Path(out_dir)
         if self.out.exists() and not self.out.is_dir():
             raise ValueError(f"output folder {str(self.out)!r} is a file: expected a folder (or a new name)")

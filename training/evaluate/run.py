@@ -68,6 +68,7 @@ def evaluate(
     counted as a draw. ``progress`` shows a tqdm bar on stderr. ``start``: ``"new"`` matches,
     or ``"late"`` ones that begin near the target (:func:`training.evaluate.games.start_scores`).
     """
+    version = code_version()  # now, before the games: the code they run (see code_version)
     overrides = dict(rule_overrides or {})
     check_setup([agent_a, agent_b], preset, matches, overrides, start)
     max_hands = as_int(max_hands, "max_hands", 1)
@@ -97,6 +98,6 @@ def evaluate(
         wall,
         reports,
         tuple(games),
-        code_version(),
+        version,
         start,
     )
