@@ -125,7 +125,7 @@ class HandResult:
                     "score_change": self.deltas.get(side, 0),
                 }
                 for side in sides
-            ],  # fmt: skip
+            ],
             "scores_before": list(self.scores_before),
             "scores_after": list(self.scores_after),
             "match_winners": None if self.match_winners is None else sorted(self.match_winners),

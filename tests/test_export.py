@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,21 @@ def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> No
     assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
     assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == OBSERVATION_VERSION
     assert shipped.layout["upgraded_from"] == 1  # the file is of layout 1, upgraded as it is read
+
+
+def test_a_checkpoint_is_converted_once_per_version_of_the_file(tmp_path: Path) -> None:
+    """Training builds a fixed .pt opponent for every match: the same file and rules share one conversion."""
+    path = tmp_path / "agent.pt"
+    path.write_bytes((Path("checkpoints") / "ten_point.pt").read_bytes())
+    rules = get_rules("ten_point")
+    first = policy_from_checkpoint(path, rules)
+    assert policy_from_checkpoint(path, rules) is first
+    assert policy_from_checkpoint(path, get_rules("ten_point")) is first  # equal rules, not the same object
+    os.utime(path, ns=(0, 12345))  # as if rewritten: another modification time
+    again = policy_from_checkpoint(path, rules)
+    assert again is not first and again.layout == first.layout
+    with pytest.raises(ValueError, match="rules"):
+        policy_from_checkpoint(path, get_rules("ten_point", target_score=21))  # a refusal is never cached
 
 
 def test_shipped_agents_are_found_by_name_and_others_named_in_the_error() -> None:

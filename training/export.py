@@ -16,6 +16,7 @@ converts it here, in memory (:func:`agent_from_checkpoint`)::
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -48,7 +49,21 @@ RECORDED = (
 
 
 def policy_from_checkpoint(path: str | Path, rules: Rules | None = None) -> Policy:
-    """The checkpoint's network as a torch-free :class:`Policy` (with ``rules``, checked to be exactly them)."""
+    """The checkpoint's network as a torch-free :class:`Policy` (with ``rules``, checked to be exactly them).
+
+    Converted once per version of the file (path, size, modification time) and rules, as
+    :func:`agents.neural_agent.load_policy` reads a ``.npz`` once: training builds a fixed
+    ``.pt`` opponent afresh for every match and seat, and unpickling it each time cost
+    about 40 ms. A file rewritten in place (a run's ``agent.pt``) is read again.
+    """
+    if not Path(path).is_file():
+        return _convert_checkpoint(str(path), -1, -1, rules)  # load_checkpoint says what is wrong
+    stat = Path(path).stat()
+    return _convert_checkpoint(str(path), stat.st_size, stat.st_mtime_ns, rules)
+
+
+@functools.lru_cache(maxsize=16)
+def _convert_checkpoint(path: str, size: int, mtime_ns: int, rules: Rules | None) -> Policy:
     data = load_checkpoint(path, rules)
     state = network_from_checkpoint(data).state_dict()
     arrays = {name: value.detach().cpu().numpy().astype(np.float32) for name, value in state.items()}
