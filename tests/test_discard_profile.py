@@ -25,4 +25,3 @@ def test_random_throws_trump_away_where_the_rules_allow_it_and_the_rule_bot_keep
     rule_counts = profile.discard_counts("ten_point_midwest", "rule", hands=10, seed=0)
     assert random_counts["trump"] > 0 and random_counts["scoring trump"] > 0
     assert rule_counts["scoring trump"] == 0
-
