@@ -26,7 +26,7 @@ class TrainConfig:
     total_steps: int = 2_000_000  # learner decisions to train on (forced moves with one legal action not counted)
     time_limit_minutes: float = 0.0  # stop (and checkpoint) after this much training time; 0 = no limit
     device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
-    torch_threads: int = 0  # CPU threads for torch; 0 = torch's default
+    torch_threads: int = 0  # CPU threads for torch; 0 = torch's default (all cores: use 1 when runs share them)
     init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
     init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
     # --- network
