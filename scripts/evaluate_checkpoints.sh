@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Re-measure the README's tables for the shipped agents (duplicate format, every core).
+# Re-measure the results page's tables for the shipped agents (duplicate format, every core).
 # Match counts: RULE_MATCHES (default 2000), RANDOM_MATCHES (1000), SEARCH_MATCHES (100; these take most
 # of the time) on each of SEARCH_SEEDS (default 1); the search runs are written to runs/evals/ and pooled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p runs/evals
-for preset in ten_point minnesota; do
+for preset in ten_point minnesota ten_point_6p; do
   for opponent in random rule; do
     case $opponent in
       rule) matches=${RULE_MATCHES:-2000} ;;

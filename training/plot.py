@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="smear-rl plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("curve", help="curve.csv of a training run")
     p.add_argument("-o", "--out", required=True, help="PNG file to write")
-    p.add_argument("--title", help="title above the plot (default: none)")
+    p.add_argument("--title", help="title above the plot (default: 'learning curve: ' and the run's folder name)")
     p.add_argument("--target", type=number_in(0, 1), default=None,
                    help="draw a target win rate against rule (0..1, e.g. 0.65)")  # fmt: skip
     return p
