@@ -17,7 +17,7 @@ from collections import Counter
 import smear_env
 from agents.registry import make_agent
 from smear_env.cards import JOKER1, JOKER2
-from smear_env.game import DISCARD, PLAY
+from smear_env.game import PLAY
 
 
 def discard_counts(preset: str, spec: str, hands: int, seed: int) -> Counter[str]:
@@ -30,21 +30,19 @@ def discard_counts(preset: str, spec: str, hands: int, seed: int) -> Counter[str
         env.reset(seed=game_seed)
         game_seed += 1
         game = env.unwrapped.game
-        seen_discard = False
+        counted_deal = 0  # the deal whose discards are counted (deals are numbered from 1)
         while not game.is_over and counts["hands"] < hands:
-            if game.phase == DISCARD:
-                seen_discard = True
             name = env.agent_selection
             seat = env.agent_name_mapping[name]
             env.step(agents[seat].act(env.view(name), env.observe(name)))
-            if seen_discard and game.phase == PLAY and not game.trick and not game.tricks:
+            if game.phase == PLAY and len(game.deals) != counted_deal:
+                counted_deal = len(game.deals)
                 _count_hand(game, counts)
-                seen_discard = False
     return counts
 
 
 def _count_hand(game: object, counts: Counter[str]) -> None:
-    """Add one hand's discards (read when its first trick starts) to ``counts``."""
+    """Add one hand's discards (read as its trick play starts) to ``counts``; a preset without a discard adds 0."""
     trump_mask = game.table.trump_mask
     counts["hands"] += 1
     for seat in range(game.num_players):

@@ -25,3 +25,8 @@ def test_random_throws_trump_away_where_the_rules_allow_it_and_the_rule_bot_keep
     rule_counts = profile.discard_counts("ten_point_midwest", "rule", hands=10, seed=0)
     assert random_counts["trump"] > 0 and random_counts["scoring trump"] > 0
     assert rule_counts["scoring trump"] == 0
+
+
+def test_a_preset_dealt_its_six_cards_counts_its_hands_and_no_discards():
+    counts = _profile().discard_counts("pitch_smudge", "rule", hands=3, seed=0)
+    assert counts["hands"] == 3 and counts["discards"] == 0
