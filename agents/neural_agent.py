@@ -14,7 +14,8 @@ array              what
 =================  =============================================================
 ``layout``         0-d string: JSON with ``format``, ``format_version``, ``hidden``
                    (sizes), ``activation``, ``observation_size``, ``num_actions``,
-                   ``rules`` (every option), ``observation_version``,
+                   ``game`` (``smear`` or ``bohemian_schneider``; files
+                   without it are Smear), ``rules`` (every option), ``observation_version``,
                    ``engine_version``, and what the checkpoint recorded (``step``,
                    ``preset``, ``config``, ``distill``, ``source``...)
 ``hidden.K.weight``  float32 ``[in, out]`` of hidden layer K (``x @ W + b``)
@@ -46,10 +47,18 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
-from smear_env import actions as A
-from smear_env.game import ENGINE_VERSION
-from smear_env.observation import OBSERVATION_VERSION, observation_size, vector_from_view
-from smear_env.rules import Rules, rules_from_dict
+from smear_env.observation import OBSERVATION_VERSION, observation_size
+from smear_env.signature import (
+    DEFAULT_GAME,
+    AnyRules,
+    describe,
+    format_move,
+    network_signature,
+    possible_actions,
+    rules_from_signature,
+    signature_differences,
+    vector_from_view,
+)
 
 POLICY_FORMAT = "smear-rl-policy"
 POLICY_FORMAT_VERSION = 1
@@ -129,9 +138,9 @@ class Policy:
         return path
 
     @cached_property
-    def rules(self) -> Rules:
-        """The rules the network was trained for."""
-        return rules_from_dict(self.layout["rules"])
+    def rules(self) -> AnyRules:
+        """The rules the network was trained for (Smear's or Bohemian Schneider's: the layout's ``game``)."""
+        return rules_from_signature(self.layout)
 
     def _trunk(self, obs: np.ndarray) -> np.ndarray:
         activate = ACTIVATIONS[self.layout["activation"]]
@@ -150,25 +159,12 @@ class Policy:
         weight, bias = self.value_head
         return (self._trunk(obs) @ weight + bias)[..., 0]
 
-    def differences(self, rules: Rules) -> list[str]:
-        """What stops this policy from playing ``rules`` here: other options, layout, engine or sizes."""
-        problems = []
-        expected = {
-            "observation_version": OBSERVATION_VERSION,
-            "engine_version": ENGINE_VERSION,
-            "observation_size": observation_size(rules.num_players),
-            "num_actions": A.NUM_ACTIONS,
-        }
-        for key, value in expected.items():
-            if self.layout.get(key) != value:
-                problems.append(f"{key} is {self.layout.get(key)!r} in the file but {value!r} here")
-        mine, theirs = self.rules.to_dict(), rules.to_dict()
-        problems += [
-            f"rule {name!r} is {mine[name]!r} in the file but {value!r} here"
-            for name, value in theirs.items()
-            if name != "name" and mine.get(name) != value
-        ]
-        return problems
+    def differences(self, rules: AnyRules) -> list[str]:
+        """What stops this policy from playing ``rules`` here: another game, other options, layout, engine or sizes."""
+        try:
+            return signature_differences(self.layout, rules)
+        except (ValueError, TypeError, KeyError) as err:
+            return [f"its recorded game and rules do not load ({err})"]
 
 
 def upgraded(policy: Policy) -> Policy:
@@ -182,6 +178,8 @@ def upgraded(policy: Policy) -> Policy:
     refuse saying what differs.
     """
     layout = policy.layout
+    if layout.get("game", DEFAULT_GAME) != DEFAULT_GAME:
+        return policy  # only Smear had a layout 1
     if layout.get("observation_version") != 1 or not isinstance(layout.get("rules"), dict):
         return policy
     try:
@@ -223,18 +221,6 @@ def _read_policy(path: str, size: int, mtime_ns: int) -> Policy:
     return Policy.from_arrays(arrays, repr(path))
 
 
-def possible_actions(rules: Rules) -> frozenset[int]:
-    """Every action id some position under ``rules`` can make legal (to recognise views of other rules)."""
-    deck = rules.deck
-    bids = range(rules.min_bid, rules.top_bid + 1)
-    actions = {A.PASS, *bids, *range(A.TRUMP_BASE, A.TRUMP_BASE + 4)}
-    actions |= {A.MOON} if rules.moon_bid else set()
-    actions |= {A.MISDEAL} if rules.misdeal_call else set()
-    actions |= {A.DONE} if rules.stock_use == "redraw" else set()
-    actions |= {base + c for base in (A.CALL_BASE, A.DISCARD_BASE, A.PLAY_BASE) for c in deck}
-    return frozenset(actions)
-
-
 class NeuralAgent(Agent):
     """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for."""
 
@@ -242,7 +228,7 @@ class NeuralAgent(Agent):
     rebuilt_attributes = ("policy", "_possible")
 
     def __init__(
-        self, policy: Policy | str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True
+        self, policy: Policy | str | Path, rules: AnyRules | None = None, seed: int | None = None, greedy: bool = True
     ) -> None:
         super().__init__(seed)
         if not isinstance(policy, Policy):
@@ -265,6 +251,7 @@ class NeuralAgent(Agent):
         self.greedy = greedy
         self.step = policy.layout.get("step", 0)
         self._possible = possible_actions(self.rules)
+        self._num_actions = network_signature(self.rules)["num_actions"]
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         return self.decide(view, observation).action
@@ -277,7 +264,7 @@ class NeuralAgent(Agent):
             return Decision(legal[0], {legal[0]: 1.0}, "probability")
         if observation is None:
             obs = vector_from_view(view, self.rules)
-            mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+            mask = np.zeros(self._num_actions, dtype=np.int8)
             mask[legal] = 1
         else:
             obs, mask = observation["observation"], observation["action_mask"]
@@ -293,14 +280,15 @@ class NeuralAgent(Agent):
     def _check_view(self, view: dict[str, Any], legal: list[int]) -> None:
         """Refuse a view of other rules: another preset or player count, or a move these rules never allow."""
         r = self.rules
-        if view.get("preset") != r.name or view.get("num_players") != r.num_players:
+        players = getattr(r, "num_players", 2)
+        if view.get("preset") != r.name or view.get("num_players") != players:
             raise ValueError(
-                f"this agent plays {r.name!r} ({r.num_players} players) but was asked to act in "
+                f"this agent plays {r.name!r} ({players} players) but was asked to act in "
                 f"{view.get('preset')!r} ({view.get('num_players')} players)"
             )
         foreign = [a for a in legal if a not in self._possible]
         if foreign:
             raise ValueError(
-                f"this agent plays {r.name!r} (bids {r.min_bid}..{r.top_bid}, {len(r.deck)} cards) but the view "
-                f"offers {A.format_action(foreign[0])!r}, which those rules never allow: a view of other rules"
+                f"this agent plays {describe(r)} but the view offers {format_move(r, foreign[0])!r}, which those "
+                "rules never allow: a view of other rules"
             )

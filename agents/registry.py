@@ -41,12 +41,16 @@ _SMEAR_AGENTS: dict[str, Callable[..., Agent]] = {
 def _schneider_agents() -> dict[str, Callable[..., Agent]]:
     from agents.schneider_bots import SchneiderRuleAgent
     from agents.schneider_search import SchneiderSearchAgent
+    from agents.shipped import shipped_presets
 
-    return {
+    table: dict[str, Callable[..., Agent]] = {
         "random": lambda rules, seed: RandomAgent(seed),
         "rule": lambda rules, seed: SchneiderRuleAgent(seed),
         "search": SchneiderSearchAgent,
     }
+    if SCHNEIDER in shipped_presets():
+        table["neural"] = _shipped_neural
+    return table
 
 
 def register_agent(name: str, factory: Callable[..., Agent]) -> None:
@@ -88,7 +92,10 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     if seed is not None:
         seed = as_int(seed, f"agent {spec!r}: seed")
     if _is_schneider(preset):
-        table, rules, preset = _schneider_agents(), None, SCHNEIDER
+        from smear_env.schneider.game import SchneiderRules
+
+        table, rules = _schneider_agents(), preset if isinstance(preset, SchneiderRules) else SchneiderRules()
+        preset = SCHNEIDER
     elif isinstance(preset, str | Rules):
         table, rules = _SMEAR_AGENTS, get_rules(preset) if isinstance(preset, str) else preset
         preset = rules.name
@@ -104,15 +111,13 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     greedy = not spec.startswith("sample:")
     path = spec.removeprefix("sample:")
     if Path(path).is_file():
-        if rules is None:
-            raise ValueError(f"{spec!r}: trained checkpoints exist for Smear presets only, not {preset}")
         return _trained_agent(path, rules, seed, greedy)
     if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
         raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 
-def _shipped_neural(rules: Rules, seed: int | None, greedy: bool = True) -> Agent:
+def _shipped_neural(rules: Any, seed: int | None, greedy: bool = True) -> Agent:
     """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for."""
     from agents.neural_agent import NeuralAgent
     from agents.shipped import shipped_policy_path
@@ -123,7 +128,7 @@ def _shipped_neural(rules: Rules, seed: int | None, greedy: bool = True) -> Agen
 _SMEAR_AGENTS["neural"] = _shipped_neural
 
 
-def _trained_agent(path: str, rules: Rules, seed: int | None, greedy: bool) -> Agent:
+def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool) -> Agent:
     """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory."""
     from agents.neural_agent import NeuralAgent
 

@@ -25,10 +25,16 @@ from typing import Any
 
 import torch
 
-from smear_env import actions as A
-from smear_env.game import ENGINE_VERSION
 from smear_env.observation import OBSERVATION_VERSION, observation_size
-from smear_env.rules import Rules, rules_from_dict
+from smear_env.rules import rules_from_dict
+from smear_env.signature import (
+    DEFAULT_GAME,
+    AnyRules,
+    network_signature,
+    recorded_game,
+    rules_from_signature,
+    signature_differences,
+)
 from smear_env.version import code_version
 from training.model import PolicyValueNet
 
@@ -36,15 +42,9 @@ CHECKPOINT_FORMAT = "smear-rl-checkpoint"
 CHECKPOINT_VERSION = 1
 
 
-def game_signature(rules: Rules) -> dict[str, Any]:
-    """What a network depends on: the rules, the observation layout and the action space."""
-    return {
-        "rules": rules.to_dict(),
-        "engine_version": ENGINE_VERSION,
-        "observation_version": OBSERVATION_VERSION,
-        "observation_size": observation_size(rules.num_players),
-        "num_actions": A.NUM_ACTIONS,
-    }
+def game_signature(rules: AnyRules) -> dict[str, Any]:
+    """What a network depends on: the game, its rules, the observation layout and the action space."""
+    return network_signature(rules)
 
 
 def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
@@ -58,7 +58,7 @@ def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
     return path
 
 
-def load_checkpoint(path: str | Path, rules: Rules | None = None) -> dict[str, Any]:
+def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str, Any]:
     """Read a checkpoint; with ``rules``, check that it was trained for exactly them."""
     path = Path(path)
     if not path.is_file():
@@ -76,8 +76,8 @@ def load_checkpoint(path: str | Path, rules: Rules | None = None) -> dict[str, A
     problem = _malformed(data)
     if problem:
         raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
-    if data.get("observation_version") != OBSERVATION_VERSION:
-        data = upgrade(data, str(path))
+    if recorded_game(data) == DEFAULT_GAME and data.get("observation_version") != OBSERVATION_VERSION:
+        data = upgrade(data, str(path))  # only Smear networks had an older layout
     if rules is not None:
         check_signature(data, rules, str(path))
     return data
@@ -150,33 +150,22 @@ def _malformed(data: dict[str, Any]) -> str | None:
         if not ok(data[name]):
             return f"its {name!r} is a {type(data[name]).__name__}, not {expected}"
     try:
-        rules_from_dict(data["rules"])
+        rules_from_signature(data)
     except ValueError as err:
         return f"its rules do not load: {err}"
     return None
 
 
-def check_signature(data: dict[str, Any], rules: Rules, where: str) -> None:
+def check_signature(data: dict[str, Any], rules: AnyRules, where: str) -> None:
     """Raise ValueError naming every difference between the checkpoint's game and ``rules``."""
-    want = game_signature(rules)
-    problems = [
-        f"{key} is {data.get(key)!r} in the checkpoint but {value!r} here"
-        for key, value in want.items()
-        if key != "rules" and data.get(key) != value
-    ]
-    saved = rules_from_dict(data["rules"]).to_dict()
-    problems += [
-        f"rule {name!r} is {saved[name]!r} in the checkpoint but {value!r} here"
-        for name, value in want["rules"].items()
-        if saved.get(name) != value
-    ]
+    problems = signature_differences(data, rules, holder="the checkpoint", names_too=True)
     if problems:
         raise ValueError(f"checkpoint {where} was trained for other rules or another layout: " + "; ".join(problems))
 
 
-def checkpoint_rules(data: dict[str, Any]) -> Rules:
-    """The rules a checkpoint was trained for."""
-    return rules_from_dict(data["rules"])
+def checkpoint_rules(data: dict[str, Any]) -> AnyRules:
+    """The rules a checkpoint was trained for (Smear's, or Bohemian Schneider's)."""
+    return rules_from_signature(data)
 
 
 def network_from_checkpoint(data: dict[str, Any]) -> PolicyValueNet:

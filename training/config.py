@@ -95,8 +95,7 @@ def _validate(c: TrainConfig) -> None:
         if not ok:
             raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
 
-    smear_presets = [p for p in list_presets() if p != "bohemian_schneider"]
-    need(c.preset in smear_presets, "preset", f"expected one of {', '.join(smear_presets)}")
+    need(c.preset in list_presets(), "preset", f"expected one of {', '.join(list_presets())}")
     for name, f in FIELDS.items():
         if f.type in (float, "float"):
             need(math.isfinite(getattr(c, name)), name, "expected a finite number")
@@ -117,10 +116,34 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) > 0, name, "expected a positive number")
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
+    if c.preset == SCHNEIDER:
+        _validate_schneider(c)
     if c.opp_fixed > 0 or "fixed" in c.eval_opponents:
         need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
     if c.fixed_agent:
         _check_fixed_agent(c)
+
+
+SCHNEIDER = "bohemian_schneider"
+SCHNEIDER_EVAL_OPPONENTS = ("rule", "random", "search", "fixed")  # the Schneider bots (it has no bidding bots)
+
+
+def _validate_schneider(c: TrainConfig) -> None:
+    """Bohemian Schneider has no bidding, so no bidding bots to train or be evaluated against."""
+    from training.schneider_selfplay import SCHNEIDER_OPPONENT_KINDS
+
+    for kind, weight in opponent_mix(c).items():
+        if weight > 0 and kind not in SCHNEIDER_OPPONENT_KINDS:
+            raise ValueError(
+                f"training config: opp_{kind} = {weight!r}: {SCHNEIDER} has no {kind!r} opponent "
+                f"(expected opponents among {', '.join(SCHNEIDER_OPPONENT_KINDS)})"
+            )
+    for name in c.eval_opponents:
+        if name not in SCHNEIDER_EVAL_OPPONENTS:
+            raise ValueError(
+                f"training config: eval_opponents = {c.eval_opponents!r}: {SCHNEIDER} has no {name!r} bot "
+                f"(expected names among {', '.join(SCHNEIDER_EVAL_OPPONENTS)})"
+            )
 
 
 def _check_fixed_agent(c: TrainConfig) -> None:

@@ -31,6 +31,7 @@ from training.checkpoint import load_checkpoint, network_from_checkpoint
 
 #: checkpoint fields copied into the layout as they are: what the network was trained for and how
 RECORDED = (
+    "game",
     "rules",
     "engine_version",
     "observation_version",

@@ -23,14 +23,13 @@ import torch.nn.functional as F
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from smear_env import actions as A
-from smear_env.observation import observation_size
-from smear_env.rules import get_rules
+from smear_env.signature import SCHNEIDER, AnyRules, game_of, network_signature, rules_for_preset
 from smear_env.version import code_version
 from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
 from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
 from training.model import PolicyValueNet
+from training.schneider_selfplay import SchneiderCollector
 from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
@@ -56,6 +55,11 @@ def check_extension(changes: dict[str, Any]) -> dict[str, Any]:
             f"(allowed: {', '.join(sorted(RESUME_OVERRIDES))})"
         )
     return changes
+
+
+def collector_class(rules: AnyRules) -> type[Collector]:
+    """The self-play collector of the game ``rules`` belong to (Smear's, or Bohemian Schneider's)."""
+    return SchneiderCollector if game_of(rules) == SCHNEIDER else Collector
 
 
 def pick_device(name: str) -> torch.device:
@@ -93,9 +97,10 @@ class Trainer:
         self.config = c = config
         if c.torch_threads:
             torch.set_num_threads(c.torch_threads)
-        self.rules = get_rules(c.preset)
+        self.rules = rules_for_preset(c.preset)
         self.device = pick_device(c.device)
-        self.net = PolicyValueNet(observation_size(self.rules.num_players), A.NUM_ACTIONS, c.hidden, c.seed)
+        signature = network_signature(self.rules)
+        self.net = PolicyValueNet(signature["observation_size"], signature["num_actions"], c.hidden, c.seed)
         self.net.to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.lr, eps=1e-5)
         self.pool: list[dict[str, torch.Tensor]] = []
@@ -106,8 +111,8 @@ class Trainer:
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
         mix = opponent_mix(c)
-        self.collector = Collector(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda, c.reward_scale,
-                                   fixed_agent=c.fixed_agent)  # fmt: skip
+        self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
+                                                     c.reward_scale, fixed_agent=c.fixed_agent)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
@@ -253,8 +258,8 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        teacher = Collector(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0, c.reward_scale,
-                            imitate=True)  # fmt: skip
+        teacher = collector_class(self.rules)(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0,
+                                              c.reward_scale, imitate=True)  # fmt: skip
         optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
         hands = 0
         while hands < c.bc_hands:
@@ -337,7 +342,7 @@ class Trainer:
         if stats.get("bids"):
             w.add_scalar("bids/made_rate", stats["bids_made"] / stats["bids"], step)
             w.add_scalar("bids/mean_bid", stats["bid_total"] / stats["bids"], step)
-        if stats.get("hands"):
+        if stats.get("hands") and game_of(self.rules) != SCHNEIDER:  # Schneider has no bids
             w.add_scalar("bids/learner_bid_rate", stats.get("bids", 0) / stats["hands"], step)
         for kind in OPPONENT_KINDS:
             if stats.get(f"episodes_vs_{kind}"):

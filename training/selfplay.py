@@ -103,6 +103,8 @@ PolicyFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 class Collector:
     """Many matches stepped in lockstep; see the module docstring."""
 
+    opponent_kinds = OPPONENT_KINDS  # the kinds this game has bots for
+
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
@@ -111,11 +113,15 @@ class Collector:
         self.rules, self.rng = rules, rng
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
         self.gamma, self.gae_lambda = gamma, gae_lambda
-        self.reward_scale = reward_scale or float(rules.max_hand_points)
+        self.reward_scale = reward_scale or self.default_reward_scale()
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
-        unknown = set(opponent_mix) - set(OPPONENT_KINDS)
-        if unknown:
-            raise ValueError(f"unknown opponent kinds {sorted(unknown)}: expected among {', '.join(OPPONENT_KINDS)}")
+        used = {kind for kind, weight in opponent_mix.items() if weight > 0}
+        unknown = used - set(self.opponent_kinds)
+        if unknown or set(opponent_mix) - set(OPPONENT_KINDS):
+            raise ValueError(
+                f"unknown opponent kinds {sorted(unknown or set(opponent_mix) - set(OPPONENT_KINDS))} for "
+                f"{rules.name}: expected among {', '.join(self.opponent_kinds)}"
+            )
         if opponent_mix.get("fixed", 0) > 0 and not fixed_agent:
             raise ValueError("the 'fixed' opponent kind needs fixed_agent: a bot name or a checkpoint path")
         kinds = [k for k in OPPONENT_KINDS if opponent_mix.get(k, 0) > 0]
@@ -127,23 +133,71 @@ class Collector:
         self.stats: dict[str, float] = defaultdict(float)
         self.matches = [self._new_match() for _ in range(num_games)]
 
+    # ------------------------------------------------------------------ the game's hooks (Smear here)
+    def default_reward_scale(self) -> float:
+        """What a hand reward is divided by unless the config sets ``reward_scale``: the most a side can take."""
+        return float(self.rules.max_hand_points)
+
+    def _new_game(self, seed: int, dealer: int) -> Game:
+        return Game(self.rules, seed=seed, dealer=dealer)
+
+    def _num_seats(self) -> int:
+        return self.rules.num_players
+
+    def _team_of(self, seat: int) -> int:
+        return self.rules.team_of(seat)
+
+    def _num_teams(self) -> int:
+        return self.rules.num_teams
+
+    def _observer(self) -> Any:
+        """What builds a seat's observation vector (``.vector(game, seat)``) for one match."""
+        return IncrementalObserver(self.rules.num_players)
+
+    @staticmethod
+    def _action_mask(legal: int) -> np.ndarray:
+        return action_mask(legal)
+
+    def _bot_action(self, bot: Agent, game: Game, seat: int) -> int:
+        return bot_action(bot, game, seat)
+
+    @staticmethod
+    def _replay(record: dict[str, Any]) -> Game:
+        return replay(record)
+
+    @staticmethod
+    def _results(game: Game) -> list[Any]:
+        """The game's scored hands so far, in order (a hand thrown in has none)."""
+        return game.hand_results
+
+    @staticmethod
+    def _hand_reward(result: Any, seat: int) -> float:
+        return result.hand_reward(seat)
+
+    def _note_result(self, m: Match, result: Any) -> None:
+        """Bid statistics of the learner's made and set bids."""
+        if m.roles[result.bidder] == LEARNER:
+            self.stats["bids"] += 1
+            self.stats["bids_made"] += result.made
+            self.stats["bid_total"] += result.bid
+
     # ------------------------------------------------------------------ matches
     def _new_match(self) -> Match:
-        r, n = self.rules, self.rules.num_players
-        game = Game(r, seed=int(self.rng.integers(2**62)), dealer=int(self.rng.integers(n)))
+        n = self._num_seats()
+        game = self._new_game(int(self.rng.integers(2**62)), int(self.rng.integers(n)))
         kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
         if kind == "pool" and self.pool_size == 0:
             kind = "self"
-        learner_team = int(self.rng.integers(r.num_teams))
+        learner_team = int(self.rng.integers(self._num_teams()))
         roles, bots = [], {}
         for seat in range(n):
-            mine = r.team_of(seat) == learner_team
+            mine = self._team_of(seat) == learner_team
             role = LEARNER if kind == "self" or (mine and not self.imitate) else self._role_of(kind)
             roles.append(role)
             if role not in (LEARNER, POOL):
-                bots[seat] = make_agent(role, r, int(self.rng.integers(2**62)))
+                bots[seat] = make_agent(role, self.rules, int(self.rng.integers(2**62)))
         pool_index = int(self.rng.integers(self.pool_size)) if kind == "pool" else -1
-        return Match(game, IncrementalObserver(n), roles, kind, bots, pool_index)
+        return Match(game, self._observer(), roles, kind, bots, pool_index)
 
     def _role_of(self, kind: str) -> str:
         """The role of a seat facing the learner: the pool, the fixed agent's spec, or the bot the kind names."""
@@ -183,16 +237,16 @@ class Collector:
 
     def _bot_move(self, i: int, seat: int) -> None:
         m = self.matches[i]
-        action = bot_action(m.bots[seat], m.game, seat)
+        action = self._bot_action(m.bots[seat], m.game, seat)
         if self.imitate:
-            obs, mask = m.observer.vector(m.game, seat), action_mask(m.game.legal_mask()).astype(bool)
+            obs, mask = m.observer.vector(m.game, seat), self._action_mask(m.game.legal_mask()).astype(bool)
             m.episodes.setdefault(seat, Episode()).add(obs, mask, action, 0.0, 0.0)
         self._apply(i, action)
 
     def _policy_moves(self, idxs: list[int], policy: PolicyFn, record: bool) -> None:
         matches = [self.matches[i] for i in idxs]
         obs = np.stack([m.observer.vector(m.game, m.game.current_player) for m in matches])
-        masks = np.stack([action_mask(m.game.legal_mask()) for m in matches]).astype(bool)
+        masks = np.stack([self._action_mask(m.game.legal_mask()) for m in matches]).astype(bool)
         logits, values = policy(obs, masks)
         actions = sample_actions(logits, self.rng)
         if record:
@@ -218,22 +272,19 @@ class Collector:
     # ------------------------------------------------------------------ hand ends
     def _end_hand(self, m: Match) -> None:
         """Close the hand's episodes with their rewards (0 for a hand thrown in) and note bid statistics."""
-        game = m.game
-        result = game.hand_results[-1] if len(game.hand_results) > m.results else None
-        m.results = len(game.hand_results)
+        results = self._results(m.game)
+        result = results[-1] if len(results) > m.results else None
+        m.results = len(results)
         for seat, ep in m.episodes.items():
-            reward = result.hand_reward(seat) / self.reward_scale if result else 0.0
+            reward = self._hand_reward(result, seat) / self.reward_scale if result else 0.0
             self._finish(ep, reward)
             if m.roles[seat] == LEARNER or self.imitate:
                 self.stats[f"reward_vs_{m.opponent}"] += reward
                 self.stats[f"episodes_vs_{m.opponent}"] += 1
         m.episodes = {}
-        if result is not None and m.roles[result.bidder] == LEARNER:
-            self.stats["bids"] += 1
-            self.stats["bids_made"] += result.made
-            self.stats["bid_total"] += result.bid
         if result is not None:
             self.stats["hands"] += 1
+            self._note_result(m, result)
 
     def _finish(self, ep: Episode, reward: float) -> None:
         """GAE over one episode whose only reward comes at its end."""
@@ -296,7 +347,7 @@ class Collector:
         self.matches, self.ready, self.ready_steps, self.stats = matches, ready, ready_steps, stats
 
     def _match_from_state(self, state: dict[str, Any]) -> Match:
-        game = replay(state["record"])  # a ValueError names what is wrong with the record
+        game = self._replay(state["record"])  # a ValueError names what is wrong with the record
         if game.rules != self.rules:
             raise ValueError(f"a match in flight plays {game.rules.name} rules, this run {self.rules.name}")
         roles = [str(role) for role in state["roles"]]
@@ -305,7 +356,7 @@ class Collector:
             bots[int(seat)] = make_agent(roles[int(seat)], self.rules, 0)
             restore_bot(bots[int(seat)], bot_state)
         episodes = {int(seat): _episode_from_state(ep) for seat, ep in state["episodes"].items()}
-        return Match(game, IncrementalObserver(self.rules.num_players), roles, str(state["opponent"]), bots,
+        return Match(game, self._observer(), roles, str(state["opponent"]), bots,
                      int(state["pool_index"]), episodes, int(state["deals"]), int(state["results"]))  # fmt: skip
 
 

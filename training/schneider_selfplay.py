@@ -1,0 +1,79 @@
+"""Self-play experience for Bohemian Schneider: :class:`training.selfplay.Collector` over the Schneider engine.
+
+Everything about batching, episodes, GAE, pool snapshots and checkpointed
+matches in flight is the Smear collector's; this class only says what differs
+for a two-player game of card play: no teams (a seat is a side), one round is
+one episode (its reward is my round score minus the opponent's, after doubling
+and tripling), the Schneider observation vector and 54-action mask, and the
+Schneider bots as opponents. Schneider has no bidding, so the bidding bots
+(``bold``, ``searchbid``) are not opponents here; its search bot is too slow to
+train against and serves as the evaluation yardstick instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from smear_env.schneider.game import NUM_PLAYERS, ROUND_POINTS, Game, RoundResult, replay
+from smear_env.schneider.observation import action_mask, observation_vector, player_view
+from training.selfplay import Collector, Match
+
+SCHNEIDER_OPPONENT_KINDS = ("self", "pool", "rule", "random", "fixed")
+
+
+class SchneiderObserver:
+    """The observer a match keeps: Schneider's vector is cheap enough to build from scratch at every decision."""
+
+    @staticmethod
+    def vector(game: Game, seat: int) -> np.ndarray:
+        return observation_vector(game, seat)
+
+
+class SchneiderCollector(Collector):
+    """Many Bohemian Schneider matches stepped in lockstep (see :mod:`training.selfplay`)."""
+
+    opponent_kinds = SCHNEIDER_OPPONENT_KINDS
+
+    def default_reward_scale(self) -> float:
+        """A round's 20 counter points: a typical round's reward difference is then within about one."""
+        return float(ROUND_POINTS)
+
+    def _new_game(self, seed: int, dealer: int) -> Game:
+        return Game(self.rules, seed=seed, dealer=dealer)
+
+    def _num_seats(self) -> int:
+        return NUM_PLAYERS
+
+    def _team_of(self, seat: int) -> int:
+        return seat  # each player is a side
+
+    def _num_teams(self) -> int:
+        return NUM_PLAYERS
+
+    def _observer(self) -> SchneiderObserver:
+        return SchneiderObserver()
+
+    @staticmethod
+    def _action_mask(legal: int) -> np.ndarray:
+        return action_mask(legal)
+
+    def _bot_action(self, bot: Agent, game: Game, seat: int) -> int:
+        return bot.act(player_view(game, seat))
+
+    @staticmethod
+    def _replay(record: dict[str, Any]) -> Game:
+        return replay(record)
+
+    @staticmethod
+    def _results(game: Game) -> list[RoundResult]:
+        return game.round_results
+
+    @staticmethod
+    def _hand_reward(result: RoundResult, seat: int) -> float:
+        return float(result.reward(seat))
+
+    def _note_result(self, m: Match, result: RoundResult) -> None:
+        """Nothing to note: Schneider has no bids."""
