@@ -115,12 +115,12 @@ class Collector:
         self.gamma, self.gae_lambda = gamma, gae_lambda
         self.reward_scale = reward_scale or self.default_reward_scale()
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
-        used = {kind for kind, weight in opponent_mix.items() if weight > 0}
-        unknown = used - set(self.opponent_kinds)
-        if unknown or set(opponent_mix) - set(OPPONENT_KINDS):
+        misnamed = set(opponent_mix) - set(OPPONENT_KINDS)
+        unplayable = {kind for kind, weight in opponent_mix.items() if weight > 0} - set(self.opponent_kinds)
+        if misnamed | unplayable:
             raise ValueError(
-                f"unknown opponent kinds {sorted(unknown or set(opponent_mix) - set(OPPONENT_KINDS))} for "
-                f"{rules.name}: expected among {', '.join(self.opponent_kinds)}"
+                f"unknown opponent kinds {sorted(misnamed | unplayable)} for {rules.name}: "
+                f"expected among {', '.join(self.opponent_kinds)}"
             )
         if opponent_mix.get("fixed", 0) > 0 and not fixed_agent:
             raise ValueError("the 'fixed' opponent kind needs fixed_agent: a bot name or a checkpoint path")
