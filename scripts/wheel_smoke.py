@@ -46,7 +46,9 @@ print(f"match: rule and random bots, {len(record['deals'])} deals, {len(record['
 
 shipped_folder = Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped"
 shipped = sorted(p.name for p in shipped_folder.glob("*.npz"))
-assert {"minnesota.npz", "ten_point.npz", "ten_point_6p.npz", "ten_point_midwest.npz"} <= set(shipped), shipped
+presets = ("minnesota", "ten_point", "ten_point_5p", "ten_point_6p", "ten_point_midwest")
+expected = {f"{preset}.npz" for preset in presets}
+assert expected <= set(shipped), shipped
 neural = make_agent("neural", "ten_point", seed=0)
 record = play_match("ten_point", 3, [neural, make_agent("rule", "ten_point", seed=1)] * 2, max_hands=2, verbose=False)
 assert "torch" not in sys.modules, "the shipped neural agent imported torch"

@@ -23,7 +23,7 @@ from smear_rl import cli  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
 from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
 
-SHIPPED = ["ten_point", "minnesota", "ten_point_6p", "ten_point_midwest"]
+SHIPPED = ["ten_point", "minnesota", "ten_point_6p", "ten_point_midwest", "ten_point_5p"]
 TRAINED_ON_LAYOUT_1 = {"ten_point", "minnesota"}
 
 
