@@ -125,3 +125,15 @@ def test_no_neural_name_for_schneider_until_an_agent_ships() -> None:
     assert "neural" not in agent_names(SCHNEIDER)
     with pytest.raises(ValueError, match="unknown agent 'neural' for bohemian_schneider"):
         make_agent("neural", SCHNEIDER)
+
+
+def test_distillation_refuses_a_schneider_checkpoint_by_name(
+    schneider_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.distill import main as distill_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        distill_main([str(schneider_run / "agent.pt"), "--matches", "1", "--out", str(tmp_path / "d")])
+    assert exit_info.value.code == 2
+    assert "plays bohemian_schneider: distillation teaches the Smear search bot's card play" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
