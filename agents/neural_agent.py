@@ -53,7 +53,6 @@ from smear_env.signature import (
     AnyRules,
     describe,
     format_move,
-    network_signature,
     possible_actions,
     rules_from_signature,
     signature_differences,
@@ -251,7 +250,7 @@ class NeuralAgent(Agent):
         self.greedy = greedy
         self.step = policy.layout.get("step", 0)
         self._possible = possible_actions(self.rules)
-        self._num_actions = network_signature(self.rules)["num_actions"]
+        self._num_actions = policy.layout["num_actions"]  # checked against the rules' by differences()
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         return self.decide(view, observation).action
@@ -280,10 +279,9 @@ class NeuralAgent(Agent):
     def _check_view(self, view: dict[str, Any], legal: list[int]) -> None:
         """Refuse a view of other rules: another preset or player count, or a move these rules never allow."""
         r = self.rules
-        players = getattr(r, "num_players", 2)
-        if view.get("preset") != r.name or view.get("num_players") != players:
+        if view.get("preset") != r.name or view.get("num_players") != r.num_players:
             raise ValueError(
-                f"this agent plays {r.name!r} ({players} players) but was asked to act in "
+                f"this agent plays {r.name!r} ({r.num_players} players) but was asked to act in "
                 f"{view.get('preset')!r} ({view.get('num_players')} players)"
             )
         foreign = [a for a in legal if a not in self._possible]

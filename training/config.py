@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from smear_env.schneider.game import GAME_NAME as SCHNEIDER
+
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -124,13 +126,12 @@ def _validate(c: TrainConfig) -> None:
         _check_fixed_agent(c)
 
 
-SCHNEIDER = "bohemian_schneider"
-SCHNEIDER_EVAL_OPPONENTS = ("rule", "random", "search", "fixed")  # the Schneider bots (it has no bidding bots)
-
-
 def _validate_schneider(c: TrainConfig) -> None:
     """Bohemian Schneider has no bidding, so no bidding bots to train or be evaluated against."""
+    from agents.registry import agent_names
     from training.schneider_selfplay import SCHNEIDER_OPPONENT_KINDS
+
+    evaluable = [name for name in EVAL_OPPONENTS if name == "fixed" or name in agent_names(SCHNEIDER)]
 
     for kind, weight in opponent_mix(c).items():
         if weight > 0 and kind not in SCHNEIDER_OPPONENT_KINDS:
@@ -139,10 +140,10 @@ def _validate_schneider(c: TrainConfig) -> None:
                 f"(expected opponents among {', '.join(SCHNEIDER_OPPONENT_KINDS)})"
             )
     for name in c.eval_opponents:
-        if name not in SCHNEIDER_EVAL_OPPONENTS:
+        if name not in evaluable:
             raise ValueError(
                 f"training config: eval_opponents = {c.eval_opponents!r}: {SCHNEIDER} has no {name!r} bot "
-                f"(expected names among {', '.join(SCHNEIDER_EVAL_OPPONENTS)})"
+                f"(expected names among {', '.join(evaluable)})"
             )
 
 

@@ -47,7 +47,7 @@ from agents.search_bot import SearchAgent, best_card
 from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
-from smear_env.signature import game_of
+from smear_env.signature import DEFAULT_GAME, game_of
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
 from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> None:
         out = check_output_folder(args.out, "--out folder")
         data = load_checkpoint(args.student)
         rules = checkpoint_rules(data)
-        if game_of(rules) != "smear":
+        if game_of(rules) != DEFAULT_GAME:
             raise ValueError(
                 f"{args.student!r} plays {rules.name}: distillation teaches the Smear search bot's card play, "
                 "expected a checkpoint of a Smear preset"

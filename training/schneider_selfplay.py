@@ -12,8 +12,6 @@ train against and serves as the evaluation yardstick instead.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from agents.base import Agent
@@ -44,9 +42,6 @@ class SchneiderCollector(Collector):
     def _new_game(self, seed: int, dealer: int) -> Game:
         return Game(self.rules, seed=seed, dealer=dealer)
 
-    def _num_seats(self) -> int:
-        return NUM_PLAYERS
-
     def _team_of(self, seat: int) -> int:
         return seat  # each player is a side
 
@@ -56,16 +51,12 @@ class SchneiderCollector(Collector):
     def _observer(self) -> SchneiderObserver:
         return SchneiderObserver()
 
-    @staticmethod
-    def _action_mask(legal: int) -> np.ndarray:
-        return action_mask(legal)
+    _action_mask = staticmethod(action_mask)
 
     def _bot_action(self, bot: Agent, game: Game, seat: int) -> int:
         return bot.act(player_view(game, seat))
 
-    @staticmethod
-    def _replay(record: dict[str, Any]) -> Game:
-        return replay(record)
+    _replay = staticmethod(replay)
 
     @staticmethod
     def _results(game: Game) -> list[RoundResult]:

@@ -141,9 +141,6 @@ class Collector:
     def _new_game(self, seed: int, dealer: int) -> Game:
         return Game(self.rules, seed=seed, dealer=dealer)
 
-    def _num_seats(self) -> int:
-        return self.rules.num_players
-
     def _team_of(self, seat: int) -> int:
         return self.rules.team_of(seat)
 
@@ -154,16 +151,12 @@ class Collector:
         """What builds a seat's observation vector (``.vector(game, seat)``) for one match."""
         return IncrementalObserver(self.rules.num_players)
 
-    @staticmethod
-    def _action_mask(legal: int) -> np.ndarray:
-        return action_mask(legal)
+    _action_mask = staticmethod(action_mask)  # int legal mask -> the game's action mask
 
     def _bot_action(self, bot: Agent, game: Game, seat: int) -> int:
         return bot_action(bot, game, seat)
 
-    @staticmethod
-    def _replay(record: dict[str, Any]) -> Game:
-        return replay(record)
+    _replay = staticmethod(replay)  # a match in flight's record -> its game
 
     @staticmethod
     def _results(game: Game) -> list[Any]:
@@ -183,7 +176,7 @@ class Collector:
 
     # ------------------------------------------------------------------ matches
     def _new_match(self) -> Match:
-        n = self._num_seats()
+        n = self.rules.num_players
         game = self._new_game(int(self.rng.integers(2**62)), int(self.rng.integers(n)))
         kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
         if kind == "pool" and self.pool_size == 0:

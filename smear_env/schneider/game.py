@@ -140,6 +140,11 @@ class SchneiderRules:
     def name(self) -> str:
         return GAME_NAME
 
+    @property
+    def num_players(self) -> int:
+        """Always two; here so code that reads ``rules.num_players`` serves both games."""
+        return NUM_PLAYERS
+
     def replace(self, **overrides: Any) -> SchneiderRules:
         """A copy with some options changed; unknown option names fail with the known ones listed."""
         known = [f.name for f in dataclasses.fields(self)]
