@@ -19,6 +19,9 @@ from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, player_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
+from smear_env.schneider import game as schneider  # noqa: E402
+from smear_env.schneider import observation as schneider_observation  # noqa: E402
+from smear_env.signature import SCHNEIDER, game_of, network_signature, rules_for_preset  # noqa: E402
 from smear_rl import cli  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
 from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
@@ -29,21 +32,35 @@ TRAINED_ON_LAYOUT_1 = {"ten_point", "minnesota"}
 
 def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
     """Views, observation vectors and masks of ``count`` decisions with a choice, from rule-bot matches."""
-    rules = get_rules(preset)
+    rules = rules_for_preset(preset)
     bot = make_agent("rule", rules, 0)
-    observer = Observer(rules.num_players)
+    if game_of(rules) == SCHNEIDER:
+        new_game, view_of, vector_of, mask_of = (
+            lambda seed: schneider.Game(rules, seed=seed),
+            schneider_observation.player_view,
+            schneider_observation.observation_vector,
+            schneider_observation.action_mask,
+        )
+    else:
+        observer = Observer(rules.num_players)
+        new_game, view_of, vector_of, mask_of = (
+            lambda seed: Game(rules, seed=seed),
+            player_view,
+            observer.vector,
+            action_mask,
+        )
     views, obs, masks = [], [], []
     seed = 0
     while len(views) < count:
-        game = Game(rules, seed=seed)
+        game = new_game(seed)
         seed += 1
         while not game.is_over and len(game.deals) < 6 and len(views) < count:
             seat = game.current_player
-            view = player_view(game, seat)
+            view = view_of(game, seat)
             if len(view["legal_actions"]) > 1:
                 views.append(view)
-                obs.append(observer.vector(game, seat))
-                masks.append(action_mask(game.legal_mask()))
+                obs.append(vector_of(game, seat))
+                masks.append(mask_of(game.legal_mask()))
             game.apply(bot.act(view))
     return views, np.stack(obs), np.stack(masks)
 
@@ -79,7 +96,8 @@ def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> No
         if name != "layout":
             assert np.array_equal(shipped_arrays[name], array), name
     assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
-    assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == OBSERVATION_VERSION
+    layout_now = network_signature(rules_for_preset(preset))["observation_version"]
+    assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == layout_now
     if preset in TRAINED_ON_LAYOUT_1:  # the file is of layout 1, upgraded as it is read
         assert shipped.layout["upgraded_from"] == 1
     else:
