@@ -36,6 +36,7 @@ policy with the agent's own seeded RNG.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 from collections.abc import Mapping
@@ -135,6 +136,20 @@ class Policy:
         with path.open("wb") as f:
             np.savez(f, **self.to_arrays())
         return path
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of the weights alone (not the layout's file name or training notes): one network under any path.
+
+        Two evaluations of the same network, one from a run's folder and one from its
+        shipped copy, are one match-up; this is how the pool tells (``training.pool``).
+        """
+        digest = hashlib.sha256()
+        named = [*self.layers, self.head, self.value_head]
+        for array in (part for pair in named for part in pair):
+            digest.update(f"{array.dtype.str}{array.shape}".encode())
+            digest.update(np.ascontiguousarray(array).tobytes())
+        return digest.hexdigest()[:32]
 
     @cached_property
     def rules(self) -> AnyRules:

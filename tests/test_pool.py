@@ -87,3 +87,28 @@ def test_the_command_line_reads_the_harness_json_and_names_files_in_errors(
         load_result(broken)
     with pytest.raises(ValueError, match="cannot read .*absent.json"):
         load_result(tmp_path / "absent.json")
+
+
+def test_one_network_under_two_file_names_pools_and_two_networks_do_not(tmp_path: Path) -> None:
+    shipped = "agents/shipped/ten_point.npz"
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(Path(shipped).read_bytes())
+    runs = [
+        evaluate(agent, "random", "ten_point", matches=2, seed=s, max_hands=1, workers=1)
+        for s, agent in ((1, shipped), (2, str(copy)), (3, "neural"))
+    ]
+    assert runs[0].weights[0] == runs[1].weights[0] == runs[2].weights[0] and runs[0].weights[1] is None
+    assert runs[0].weights[0].endswith(" greedy")
+    pooled = pool(runs)
+    assert pooled.games == 6 and pooled.agent_a == f"{shipped} (the same network as {copy}, neural)"
+    sampled = evaluate(f"sample:{copy}", "random", "ten_point", matches=2, seed=4, max_hands=1, workers=1)
+    assert sampled.weights[0].endswith(" sampled")
+    with pytest.raises(ValueError, match="agent_a is .* in the first result and 'sample:.*' in the run with seed 4"):
+        pool([runs[0], sampled])  # the same weights played another way
+    other = evaluate("agents/shipped/minnesota.npz", "random", "minnesota", matches=2, seed=2, max_hands=1, workers=1)
+    unrecorded = dataclasses.replace(runs[1], weights=(None, None))  # a result written before weights were kept
+    with pytest.raises(ValueError, match="agent_a is .* in the first result and .*copy.npz' in the run with seed 2"):
+        pool([runs[0], unrecorded])
+    assert other.weights[0] != runs[0].weights[0]
+    again = EvalResult.from_dict(json.loads(json.dumps(runs[1].to_dict())))
+    assert again.weights == runs[1].weights and pool([runs[0], again]).games == 4

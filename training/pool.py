@@ -4,7 +4,9 @@ A long evaluation is easier to run in pieces (one seed at a time, on whatever
 cores are free) than in one go. Each seed is an independent stream of duplicate
 deals, so the games of several runs add up, as long as they pit the same agents
 on the same rules. Two runs with the same seed replay the same deals and would
-count them twice, so they are refused. Agent names stay while the bots behind
+count them twice, so they are refused. A trained agent is known by its weights
+where both runs recorded them, so one network under two file names (a run's copy
+and the shipped file) pools; otherwise by name. Agent names stay while the bots behind
 them improve, so the pooled line names the code versions the runs recorded:
 pool runs of one version, or of versions known to play alike.
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from training.stats import Estimate, mean_interval, win_rate
 
 #: fields every pooled run must share besides the rules: the same agents, stopped at the same length
 MATCH_UP_FIELDS = ("agent_a", "agent_b", "max_hands", "start")
+AGENT_FIELDS = ("agent_a", "agent_b")  # in the order of EvalResult.weights
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,8 @@ def pool(results: Sequence[EvalResult]) -> PooledResult:
     draws = sum(r.a.draws for r in results)
     losses = sum(r.a.losses for r in results)
     return PooledResult(
-        agent_a=first.agent_a,
-        agent_b=first.agent_b,
+        agent_a=_names(r.agent_a for r in results),
+        agent_b=_names(r.agent_b for r in results),
         preset=first.preset,
         seeds=tuple(seeds),
         wins=wins,
@@ -116,13 +119,28 @@ def _pooled_reward(results: Sequence[EvalResult]) -> Estimate | None:
 def _first_difference(first: EvalResult, other: EvalResult) -> tuple[str, Any, Any] | None:
     """(field, first's value, other's value) of a way the two runs are not the same match-up, or None."""
     for name in MATCH_UP_FIELDS:
-        if getattr(first, name) != getattr(other, name):
+        if getattr(first, name) != getattr(other, name) and not _same_network(first, other, name):
             return name, getattr(first, name), getattr(other, name)
     if _rules_of(first) == _rules_of(other):
         return None
     if first.preset != other.preset:
         return "preset", first.preset, other.preset
     return "rule_overrides", first.rule_overrides, other.rule_overrides
+
+
+def _names(names: Iterable[str]) -> str:
+    """One agent's name, or its first name and the others it ran under (the same network, see _same_network)."""
+    first, *others = dict.fromkeys(names)
+    return f"{first} (the same network as {', '.join(others)})" if others else first
+
+
+def _same_network(first: EvalResult, other: EvalResult, field: str) -> bool:
+    """Whether the agent ``field`` names is one network played alike under two file names (both runs recorded it)."""
+    if field not in AGENT_FIELDS:
+        return False
+    side = AGENT_FIELDS.index(field)
+    mine, theirs = first.weights[side], other.weights[side]
+    return mine is not None and mine == theirs
 
 
 def _rules_of(result: EvalResult) -> Any:

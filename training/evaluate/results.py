@@ -111,6 +111,7 @@ class EvalResult:
     games: tuple[GameOutcome, ...]
     code_version: str = "unrecorded"  # smear-rl version that ran (smear_env.version.code_version); older: none
     start: str = "new"  # where the games started: new matches, or "late" ones (games.start_scores); older: new
+    weights: tuple[str | None, ...] = (None, None)  # A's and B's network (run.weights_of), None for bots; older: none
 
     @property
     def a(self) -> AgentReport:
@@ -153,6 +154,7 @@ class EvalResult:
         data.pop("paired_reward", None)
         data["reports"] = tuple(AgentReport.from_dict(r) for r in data["reports"])
         data["games"] = tuple(GameOutcome(**{**g, "a_seats": tuple(g["a_seats"])}) for g in data["games"])
+        data["weights"] = tuple(data.get("weights", (None, None)))
         return cls(**data)
 
     def results_only(self) -> dict[str, Any]:

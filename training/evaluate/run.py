@@ -35,8 +35,12 @@ def check_preset(preset: str) -> None:
 
 def check_setup(
     agents: Sequence[str], preset: str, matches: int, rule_overrides: dict[str, Any], start: str = "new"
-) -> None:
-    """Validate everything a worker would trip over, in this process, with clear messages."""
+) -> tuple[str | None, ...]:
+    """Validate everything a worker would trip over, in this process, with clear messages; the agents' weights.
+
+    Each agent is built once here, so an unknown name fails before any game; the
+    result is what :func:`weights_of` says of each (None for a bot without a network).
+    """
     check_preset(preset)
     if matches < 2 or matches % 2:
         raise ValueError(
@@ -44,8 +48,16 @@ def check_setup(
         )
     env = smear_env.raw_env(preset=preset, **rule_overrides)  # unknown or impossible rule options raise here
     check_start(start, env, preset)
-    for spec in agents:
-        make_agent(spec, rules_for_agents(env, preset, rule_overrides), 0)  # unknown names raise, listing known ones
+    rules = rules_for_agents(env, preset, rule_overrides)
+    return tuple(weights_of(make_agent(spec, rules, 0)) for spec in agents)  # unknown names raise, listing known ones
+
+
+def weights_of(agent: Any) -> str | None:
+    """The network an agent plays and how, as ``<fingerprint> greedy|sampled``; None for a bot without one."""
+    policy = getattr(agent, "policy", None)
+    if policy is None or not hasattr(policy, "fingerprint"):
+        return None
+    return f"{policy.fingerprint} {'greedy' if agent.greedy else 'sampled'}"
 
 
 def evaluate(
@@ -70,7 +82,7 @@ def evaluate(
     """
     version = code_version()  # now, before the games: the code they run (see code_version)
     overrides = dict(rule_overrides or {})
-    check_setup([agent_a, agent_b], preset, matches, overrides, start)
+    weights = check_setup([agent_a, agent_b], preset, matches, overrides, start)
     max_hands = as_int(max_hands, "max_hands", 1)
     config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides, start)
     workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
@@ -100,4 +112,5 @@ def evaluate(
         tuple(games),
         version,
         start,
+        weights,
     )
