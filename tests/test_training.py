@@ -56,7 +56,7 @@ def test_tiny_run_writes_loadable_checkpoints_and_tensorboard_events(tiny_run: P
     tags = set(events.Tags()["scalars"])
     for tag in ("loss/policy_loss", "loss/value_loss", "loss/entropy", "loss/explained_variance",
                 "speed/decisions_per_second", "eval/win_rate_vs_rule", "eval/win_rate_vs_random",
-                "imitation/accuracy"):  # fmt: skip
+                "imitation/accuracy", "bids/learner_bid_rate"):  # fmt: skip
         assert tag in tags, tag
     rows = (tiny_run / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("train_minutes,step,opponent") and len(rows) == 3  # rule and random, at the end

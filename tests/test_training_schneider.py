@@ -48,6 +48,10 @@ def test_a_schneider_run_records_the_game_its_network_plays(schneider_run: Path)
     assert data["step"] >= 400 and data["pool"]
     rows = (schneider_run / "curve.csv").read_text().splitlines()
     assert [row.split(",")[2] for row in rows[1:]] == ["rule", "random"]
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    tags = set(EventAccumulator(str(schneider_run / "tb")).Reload().Tags()["scalars"])
+    assert "reward/vs_rule" in tags and not any(tag.startswith("bids/") for tag in tags)  # no auction to chart
 
 
 def test_a_resumed_schneider_run_reproduces_the_uninterrupted_one(schneider_run: Path, tmp_path: Path) -> None:

@@ -342,7 +342,7 @@ class Trainer:
         if stats.get("bids"):
             w.add_scalar("bids/made_rate", stats["bids_made"] / stats["bids"], step)
             w.add_scalar("bids/mean_bid", stats["bid_total"] / stats["bids"], step)
-        if stats.get("hands") and game_of(self.rules) != SCHNEIDER:  # Schneider has no bids
+        if stats.get("hands") and self.collector.has_bids:
             w.add_scalar("bids/learner_bid_rate", stats.get("bids", 0) / stats["hands"], step)
         for kind in OPPONENT_KINDS:
             if stats.get(f"episodes_vs_{kind}"):

@@ -34,6 +34,7 @@ class SchneiderCollector(Collector):
     """Many Bohemian Schneider matches stepped in lockstep (see :mod:`training.selfplay`)."""
 
     opponent_kinds = SCHNEIDER_OPPONENT_KINDS
+    has_bids = False
 
     def default_reward_scale(self) -> float:
         """A round's 20 counter points: a typical round's reward difference is then within about one."""

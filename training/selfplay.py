@@ -104,6 +104,7 @@ class Collector:
     """Many matches stepped in lockstep; see the module docstring."""
 
     opponent_kinds = OPPONENT_KINDS  # the kinds this game has bots for
+    has_bids = True  # the game has an auction (the trainer charts the learner's bid rate)
 
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
