@@ -46,7 +46,15 @@ print(f"match: rule and random bots, {len(record['deals'])} deals, {len(record['
 
 shipped_folder = Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped"
 shipped = sorted(p.name for p in shipped_folder.glob("*.npz"))
-presets = ("minnesota", "ten_point", "ten_point_5p", "ten_point_6p", "ten_point_midwest")
+presets = (
+    "bohemian_schneider",
+    "four_point",
+    "minnesota",
+    "ten_point",
+    "ten_point_5p",
+    "ten_point_6p",
+    "ten_point_midwest",
+)
 expected = {f"{preset}.npz" for preset in presets}
 assert expected <= set(shipped), shipped
 neural = make_agent("neural", "ten_point", seed=0)

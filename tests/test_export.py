@@ -26,7 +26,15 @@ from smear_rl import cli  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
 from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
 
-SHIPPED = ["ten_point", "minnesota", "ten_point_6p", "ten_point_midwest", "ten_point_5p"]
+SHIPPED = [
+    "ten_point",
+    "minnesota",
+    "ten_point_6p",
+    "ten_point_midwest",
+    "ten_point_5p",
+    "four_point",
+    "bohemian_schneider",
+]
 TRAINED_ON_LAYOUT_1 = {"ten_point", "minnesota"}
 
 

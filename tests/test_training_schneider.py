@@ -10,10 +10,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import smear_env  # noqa: E402
+from agents.neural_agent import NeuralAgent  # noqa: E402
 from agents.registry import agent_names, make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.schneider.game import NUM_ACTIONS, ROUND_POINTS, SchneiderRules  # noqa: E402
-from smear_env.schneider.observation import OBSERVATION_SIZE  # noqa: E402
+from smear_env.schneider.observation import OBSERVATION_SIZE, player_view  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
@@ -125,10 +126,14 @@ def test_the_collector_records_learner_rounds_rewarded_by_the_round_score_differ
     assert collector.pop_stats()["hands"] >= 1
 
 
-def test_no_neural_name_for_schneider_until_an_agent_ships() -> None:
-    assert "neural" not in agent_names(SCHNEIDER)
-    with pytest.raises(ValueError, match="unknown agent 'neural' for bohemian_schneider"):
-        make_agent("neural", SCHNEIDER)
+def test_neural_is_the_shipped_schneider_agent_and_plays_a_match() -> None:
+    assert "neural" in agent_names(SCHNEIDER)
+    agent = make_agent("neural", SCHNEIDER, 0)
+    assert isinstance(agent, NeuralAgent) and agent.path == str(shipped_policy_path(SCHNEIDER))
+    game = smear_env.schneider.Game(SchneiderRules(), seed=3)
+    while not game.is_over:
+        game.apply(agent.act(player_view(game, game.current_player)))
+    assert len(game.round_results) == SchneiderRules().num_rounds
 
 
 def test_distillation_refuses_a_schneider_checkpoint_by_name(
