@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p runs/evals
-for preset in ten_point minnesota ten_point_5p ten_point_6p ten_point_midwest four_point bohemian_schneider; do
+for preset in ten_point minnesota ten_point_5p ten_point_6p ten_point_midwest four_point six_point pitch_smudge bohemian_schneider; do
   for opponent in random rule; do
     case $opponent in
       rule) matches=${RULE_MATCHES:-2000} ;;

@@ -50,6 +50,8 @@ presets = (
     "bohemian_schneider",
     "four_point",
     "minnesota",
+    "pitch_smudge",
+    "six_point",
     "ten_point",
     "ten_point_5p",
     "ten_point_6p",

@@ -33,6 +33,8 @@ SHIPPED = [
     "ten_point_midwest",
     "ten_point_5p",
     "four_point",
+    "six_point",
+    "pitch_smudge",
     "bohemian_schneider",
 ]
 TRAINED_ON_LAYOUT_1 = {"ten_point", "minnesota"}
