@@ -334,6 +334,9 @@ def test_bots_moves_arrive_one_at_a_time_at_the_chosen_pace_by_server_events(pag
     page.get_by_label("Preset").select_option("minnesota")
     page.get_by_label("More options").fill("")
     page.get_by_label("Your seat").select_option("3")  # the dealer is seat 0: seats 1 and 2 bid before seat 3
+    # a fixed deal: on about 1 deal in 400 a minnesota seat may call a misdeal and then bids again (two moves);
+    # on this one neither seat 1 nor seat 2 may
+    page.get_by_label("Seed").fill("1")
     set_range(page, "#pace", pace_ms)
     assert page.locator("#pace-value").inner_text() == "0.3 s"
     page.wait_for_function("document.querySelectorAll('#bot-seats select option').length > 0")
