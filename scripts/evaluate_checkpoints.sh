@@ -6,19 +6,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 mkdir -p runs/evals
-for preset in ten_point minnesota ten_point_5p ten_point_6p ten_point_midwest four_point six_point pitch_smudge bohemian_schneider; do
+for checkpoint in checkpoints/*.pt; do  # every shipped agent: checkpoints/<preset>.pt
+  preset=$(basename "$checkpoint" .pt)
   for opponent in random rule; do
     case $opponent in
       rule) matches=${RULE_MATCHES:-2000} ;;
       random) matches=${RANDOM_MATCHES:-1000} ;;
     esac
-    .venv/bin/smear-rl evaluate "checkpoints/$preset.pt" "$opponent" --preset "$preset" \
+    .venv/bin/smear-rl evaluate "$checkpoint" "$opponent" --preset "$preset" \
       --matches "$matches" --seed 1 --no-progress
   done
   runs=()
   for seed in ${SEARCH_SEEDS:-1}; do
     out="runs/evals/${preset}_pt_vs_search_${preset}_seed$seed.json"
-    .venv/bin/smear-rl evaluate "checkpoints/$preset.pt" search --preset "$preset" \
+    .venv/bin/smear-rl evaluate "$checkpoint" search --preset "$preset" \
       --matches "${SEARCH_MATCHES:-100}" --seed "$seed" --no-progress --json "$out"
     runs+=("$out")
   done
