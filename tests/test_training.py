@@ -21,7 +21,7 @@ from training.evaluate import evaluate  # noqa: E402
 from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
-from training.selfplay import OPPONENT_KINDS, Collector, torch_policy  # noqa: E402
+from training.selfplay import OPPONENT_KINDS, Collector, PolicyFn, torch_policy  # noqa: E402
 
 TINY = {
     "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
@@ -227,6 +227,37 @@ def test_every_opponent_kind_has_a_config_field_and_plays() -> None:
     assert len(batch) >= 40 and {m.opponent for m in collector.matches} <= {"bold", "searchbid"}
     with pytest.raises(ValueError, match="unknown opponent kinds \\['search'\\]"):
         Collector(rules, 2, {"search": 1.0}, rng)
+
+
+def uniform_policy(seed: int) -> PolicyFn:
+    """Uniform over legal actions, values 0: a decision's return is then its episode's whole reward."""
+    rng = np.random.default_rng(seed)
+
+    def policy(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        logits = np.where(masks, rng.normal(size=masks.shape), -1e9).astype(np.float32)
+        return logits, np.zeros(len(obs), dtype=np.float32)
+
+    return policy
+
+
+@pytest.mark.parametrize("preset", ["four_point", "pitch_smudge"])
+def test_match_reward_adds_the_match_outcome_to_the_last_hand_only(preset: str) -> None:
+    """The same matches played twice, with and without match_reward: returns differ by +-it on last hands only."""
+    rules = get_rules(preset)
+
+    def returns(match_reward: float) -> tuple[np.ndarray, float]:
+        collector = Collector(rules, 4, {"self": 1.0, "rule": 1.0}, np.random.default_rng(3), gae_lambda=1.0,
+                              match_reward=match_reward)  # fmt: skip
+        batch = collector.collect(12000, uniform_policy(4), [])
+        return batch.returns, collector.pop_stats().get("matches", 0)
+
+    (plain, matches), (with_outcome, same_matches) = returns(0.0), returns(10.0)
+    assert matches >= 2 and same_matches == matches and plain.shape == with_outcome.shape
+    added = np.round(with_outcome - plain, 4)
+    assert set(np.unique(added)) <= {-10.0, 0.0, 10.0} and -10.0 in added  # each match a learner side lost
+    assert (added == 0).mean() > 0.5  # most hands are not a match's last
+    with pytest.raises(ValueError, match="match_reward = -1.0: expected zero or more"):
+        tiny_config(match_reward=-1.0)
 
 
 def test_an_exploiter_trains_and_is_evaluated_against_one_fixed_agent(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ class TrainConfig:
     num_games: int = 64  # matches played at once; their decisions are batched into one forward pass
     rollout_steps: int = 8192  # learner decisions collected per PPO update
     reward_scale: float = 0.0  # hand reward is (my side's score change - best other side's) / this; 0 = max hand points
+    match_reward: float = 0.0  # added to a match's last hand reward: +this to the winners, -this to the others
     # --- opponents: probabilities of each kind for the side facing the learner in a new match
     opp_self: float = 0.3  # the current policy (both sides learn)
     opp_pool: float = 0.2  # a past snapshot of the policy, uniform over the pool
@@ -105,7 +106,8 @@ def _validate(c: TrainConfig) -> None:
     for name in ("total_steps", "num_games", "rollout_steps", "epochs", "minibatch", "snapshot_every", "pool_size",
                  "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
         need(getattr(c, name) >= 1, name, "expected a positive integer")
-    for name in ("bc_hands", "torch_threads", "time_limit_minutes", "eval_every_minutes", "reward_scale"):
+    for name in ("bc_hands", "torch_threads", "time_limit_minutes", "eval_every_minutes", "reward_scale",
+                 "match_reward"):  # fmt: skip
         need(getattr(c, name) >= 0, name, "expected zero or more")
     for name in ("eval_matches", "final_eval_matches"):
         need(getattr(c, name) >= 2 and getattr(c, name) % 2 == 0, name, "expected an even number >= 2 (deal pairs)")

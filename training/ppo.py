@@ -112,7 +112,8 @@ class Trainer:
         self.rng = np.random.default_rng(c.seed)
         mix = opponent_mix(c)
         self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
-                                                     c.reward_scale, fixed_agent=c.fixed_agent)  # fmt: skip
+                                                     c.reward_scale, fixed_agent=c.fixed_agent,
+                                                     match_reward=c.match_reward)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
@@ -259,7 +260,7 @@ class Trainer:
         c = self.config
         started = time.perf_counter()
         teacher = collector_class(self.rules)(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0,
-                                              c.reward_scale, imitate=True)  # fmt: skip
+                                              c.reward_scale, imitate=True, match_reward=c.match_reward)  # fmt: skip
         optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
         hands = 0
         while hands < c.bc_hands:

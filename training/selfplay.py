@@ -9,7 +9,10 @@ asking anybody and are not recorded.
 An episode is one hand of one learner seat: its decisions from the deal to the
 hand's end, rewarded at the end with the hand reward (my side's score change
 minus the best other side's, scaled). Hands are played inside whole matches so
-the score features the network sees are those of real matches. When a hand
+the score features the network sees are those of real matches. A match's last
+hand may also carry the match's outcome (``match_reward``): points won are not
+matches won where a side must bid to go out (``pitch_smudge``) or a lead late in
+a match is worth defending rather than stretching. When a hand
 ends, its episodes get their GAE advantages and become ready for an update;
 hands still in progress wait for the next rollout (their behaviour
 log-probabilities are stored, so PPO's ratio corrects for the newer policy).
@@ -109,12 +112,13 @@ class Collector:
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
-        fixed_agent: str = "",
+        fixed_agent: str = "", match_reward: float = 0.0,
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
         self.gamma, self.gae_lambda = gamma, gae_lambda
         self.reward_scale = reward_scale or self.default_reward_scale()
+        self.match_reward = match_reward  # +this/-this on the last hand of a match, for its winners/the others
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
         misnamed = set(opponent_mix) - set(OPPONENT_KINDS)
         unplayable = {kind for kind, weight in opponent_mix.items() if weight > 0} - set(self.opponent_kinds)
@@ -269,8 +273,11 @@ class Collector:
         results = self._results(m.game)
         result = results[-1] if len(results) > m.results else None
         m.results = len(results)
+        outcome = m.game.rewards() if self.match_reward and m.game.is_over else None  # +1 won, -1 lost, 0 drawn
         for seat, ep in m.episodes.items():
             reward = self._hand_reward(result, seat) / self.reward_scale if result else 0.0
+            if outcome is not None:
+                reward += self.match_reward * outcome[seat]
             self._finish(ep, reward)
             if m.roles[seat] == LEARNER or self.imitate:
                 self.stats[f"reward_vs_{m.opponent}"] += reward
