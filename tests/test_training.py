@@ -15,13 +15,14 @@ from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
+from tests.policies import uniform_policy  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import TrainConfig, config_from_dict, load_config, opponent_mix, parse_overrides  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
 from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
-from training.selfplay import OPPONENT_KINDS, Collector, PolicyFn, torch_policy  # noqa: E402
+from training.selfplay import OPPONENT_KINDS, Collector, torch_policy  # noqa: E402
 
 TINY = {
     "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
@@ -175,6 +176,8 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
         config_from_dict({"preset": "bridge"})
     with pytest.raises(ValueError, match="eval_matches = 3"):
         config_from_dict({"eval_matches": 3})
+    with pytest.raises(ValueError, match="match_reward = -1.0: expected zero or more"):
+        config_from_dict({"match_reward": -1.0})
     (tmp_path / "bad.toml").write_text("lr = = 3")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_config(tmp_path / "bad.toml")
@@ -229,17 +232,6 @@ def test_every_opponent_kind_has_a_config_field_and_plays() -> None:
         Collector(rules, 2, {"search": 1.0}, rng)
 
 
-def uniform_policy(seed: int) -> PolicyFn:
-    """Uniform over legal actions, values 0: a decision's return is then its episode's whole reward."""
-    rng = np.random.default_rng(seed)
-
-    def policy(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        logits = np.where(masks, rng.normal(size=masks.shape), -1e9).astype(np.float32)
-        return logits, np.zeros(len(obs), dtype=np.float32)
-
-    return policy
-
-
 @pytest.mark.parametrize("preset", ["four_point", "pitch_smudge"])
 def test_match_reward_adds_the_match_outcome_to_the_last_hand_only(preset: str) -> None:
     """The same matches played twice, with and without match_reward: returns differ by +-it on last hands only."""
@@ -256,8 +248,6 @@ def test_match_reward_adds_the_match_outcome_to_the_last_hand_only(preset: str) 
     added = np.round(with_outcome - plain, 4)
     assert set(np.unique(added)) <= {-10.0, 0.0, 10.0} and -10.0 in added  # each match a learner side lost
     assert (added == 0).mean() > 0.5  # most hands are not a match's last
-    with pytest.raises(ValueError, match="match_reward = -1.0: expected zero or more"):
-        tiny_config(match_reward=-1.0)
 
 
 def test_an_exploiter_trains_and_is_evaluated_against_one_fixed_agent(tmp_path: Path) -> None:

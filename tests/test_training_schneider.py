@@ -15,6 +15,7 @@ from agents.registry import agent_names, make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.schneider.game import NUM_ACTIONS, ROUND_POINTS, SchneiderRules  # noqa: E402
 from smear_env.schneider.observation import OBSERVATION_SIZE, player_view  # noqa: E402
+from tests.policies import uniform_policy  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
@@ -110,13 +111,7 @@ def test_bidding_bots_are_refused_for_a_game_without_bids(changes: dict, message
 
 def test_the_collector_records_learner_rounds_rewarded_by_the_round_score_difference() -> None:
     collector = SchneiderCollector(SchneiderRules(), 3, {"rule": 1.0}, np.random.default_rng(0), gae_lambda=1.0)
-    rng = np.random.default_rng(1)
-
-    def uniform(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        logits = np.where(masks, rng.normal(size=masks.shape), -1e9).astype(np.float32)
-        return logits, np.zeros(len(obs), dtype=np.float32)
-
-    batch = collector.collect(60, uniform, [])
+    batch = collector.collect(60, uniform_policy(1), [])
     assert batch.obs.shape[1:] == (OBSERVATION_SIZE,) and batch.masks.shape[1:] == (NUM_ACTIONS,)
     assert batch.masks[np.arange(len(batch)), batch.actions].all()
     # with zero values, gamma 1 and lambda 1, every decision's return is its round's reward: a difference
