@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
-from smear_env.game import Game  # noqa: E402
+from smear_env.game import OVER, Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
 from tests.policies import uniform_policy  # noqa: E402
@@ -22,7 +22,7 @@ from training.evaluate import evaluate  # noqa: E402
 from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
-from training.selfplay import OPPONENT_KINDS, Collector, torch_policy  # noqa: E402
+from training.selfplay import OPPONENT_KINDS, Collector, match_outcomes, torch_policy  # noqa: E402
 
 TINY = {
     "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
@@ -293,3 +293,15 @@ def test_init_any_rules_starts_a_preset_from_another_presets_weights(tiny_run: P
     assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
     with pytest.raises(ValueError, match=r"reads 716 inputs \(4 players\), ten_point_6p needs 878"):
         Trainer(tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True), tmp_path / "six")
+
+
+def test_match_reward_counts_a_shared_win_as_a_draw() -> None:
+    """A bidder and its called partner both reaching the target: each gets 0, as the harness counts it half."""
+    five = Game(get_rules("ten_point_5p"), seed=0)
+    five.phase, five.winners = OVER, frozenset({1, 3})
+    assert match_outcomes(five) == [-1.0, 0.0, -1.0, 0.0, -1.0]
+    five.winners = frozenset({3})
+    assert match_outcomes(five) == [-1.0, -1.0, -1.0, 1.0, -1.0]
+    teams = Game(get_rules("pitch_smudge"), seed=0)
+    teams.phase, teams.winners = OVER, frozenset({0})
+    assert match_outcomes(teams) == teams.rewards() == [1.0, -1.0, 1.0, -1.0]

@@ -37,7 +37,7 @@ class TrainConfig:
     num_games: int = 64  # matches played at once; their decisions are batched into one forward pass
     rollout_steps: int = 8192  # learner decisions collected per PPO update
     reward_scale: float = 0.0  # hand reward is (my side's score change - best other side's) / this; 0 = max hand points
-    match_reward: float = 0.0  # added to a match's last hand reward: +this to the winners, -this to the others
+    match_reward: float = 0.0  # added to a match's last hand reward: +this to a sole winner, 0 shared, -this lost
     # --- opponents: probabilities of each kind for the side facing the learner in a new match
     opp_self: float = 0.3  # the current policy (both sides learn)
     opp_pool: float = 0.2  # a past snapshot of the policy, uniform over the pool

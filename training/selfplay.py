@@ -103,6 +103,20 @@ class Batch:
 PolicyFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
+def match_outcomes(game: Any) -> list[float]:
+    """Per seat of a finished match: +1 for a win alone, 0 for a win shared with other teams or a draw, -1 lost.
+
+    Why not the engine's rewards (+1 to every winner): with individual scores a bidder and the
+    partner it called can reach the target together, and the harness counts such a win as half
+    a win, like a draw. Rewarding it as a whole one never teaches the agent to win alone (call
+    a card it holds, or a partner who cannot catch up). With two teams nothing changes.
+    """
+    outcome = game.rewards()
+    if len(game.winners) > 1:
+        return [0.0 if reward > 0 else reward for reward in outcome]
+    return outcome
+
+
 class Collector:
     """Many matches stepped in lockstep; see the module docstring."""
 
@@ -273,7 +287,7 @@ class Collector:
         results = self._results(m.game)
         result = results[-1] if len(results) > m.results else None
         m.results = len(results)
-        outcome = m.game.rewards() if self.match_reward and m.game.is_over else None  # +1 won, -1 lost, 0 drawn
+        outcome = match_outcomes(m.game) if self.match_reward and m.game.is_over else None
         for seat, ep in m.episodes.items():
             reward = self._hand_reward(result, seat) / self.reward_scale if result else 0.0
             if outcome is not None:
