@@ -37,7 +37,7 @@ SHIPPED = [
     "pitch_smudge",
     "bohemian_schneider",
 ]
-TRAINED_ON_LAYOUT_1 = {"ten_point", "minnesota"}
+TRAINED_ON_LAYOUT_1 = {"ten_point"}
 
 
 def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarray]:

@@ -79,7 +79,7 @@ def test_evaluation_results_and_checkpoints_record_the_code_version(tmp_path: Pa
 def test_training_configs_ship_and_load_by_name() -> None:
     assert {"ten_point", "ten_point_quick", "minnesota", "ten_point_finetune"} <= set(list_configs())
     assert load_config("minnesota", ["seed=3"]).seed == 3
-    listed = r"'tenpoint' is neither a file nor a shipped config: .* minnesota, minnesota_match, pitch"
+    listed = r"'tenpoint' is neither a file nor a shipped config: .* minnesota_match, minnesota_stage2, pitch"
     with pytest.raises(ValueError, match=listed):
         load_config("tenpoint")
 
