@@ -15,7 +15,7 @@ from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import OVER, Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
-from tests.policies import uniform_policy  # noqa: E402
+from tests.policies import match_reward_added  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import TrainConfig, config_from_dict, load_config, opponent_mix, parse_overrides  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
@@ -237,15 +237,11 @@ def test_match_reward_adds_the_match_outcome_to_the_last_hand_only(preset: str) 
     """The same matches played twice, with and without match_reward: returns differ by +-it on last hands only."""
     rules = get_rules(preset)
 
-    def returns(match_reward: float) -> tuple[np.ndarray, float]:
-        collector = Collector(rules, 4, {"self": 1.0, "rule": 1.0}, np.random.default_rng(3), gae_lambda=1.0,
-                              match_reward=match_reward)  # fmt: skip
-        batch = collector.collect(12000, uniform_policy(4), [])
-        return batch.returns, collector.pop_stats().get("matches", 0)
+    def collector(match_reward: float) -> Collector:
+        return Collector(rules, 4, {"self": 1.0, "rule": 1.0}, np.random.default_rng(3), gae_lambda=1.0,
+                         match_reward=match_reward)  # fmt: skip
 
-    (plain, matches), (with_outcome, same_matches) = returns(0.0), returns(10.0)
-    assert matches >= 2 and same_matches == matches and plain.shape == with_outcome.shape
-    added = np.round(with_outcome - plain, 4)
+    added = match_reward_added(collector, 12000, 10.0)
     assert set(np.unique(added)) <= {-10.0, 0.0, 10.0} and -10.0 in added  # each match a learner side lost
     assert (added == 0).mean() > 0.5  # most hands are not a match's last
 

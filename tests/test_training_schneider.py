@@ -15,7 +15,7 @@ from agents.registry import agent_names, make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.schneider.game import NUM_ACTIONS, ROUND_POINTS, SchneiderRules  # noqa: E402
 from smear_env.schneider.observation import OBSERVATION_SIZE, player_view  # noqa: E402
-from tests.policies import uniform_policy  # noqa: E402
+from tests.policies import match_reward_added, uniform_policy  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
@@ -119,6 +119,18 @@ def test_the_collector_records_learner_rounds_rewarded_by_the_round_score_differ
     scaled = batch.returns * ROUND_POINTS
     assert np.allclose(scaled, np.round(scaled), atol=1e-4) and np.abs(scaled).max() <= 3 * ROUND_POINTS
     assert collector.pop_stats()["hands"] >= 1
+
+
+def test_match_reward_adds_the_two_round_match_outcome_to_the_last_round_only() -> None:
+    """The same matches with and without match_reward: a match's second round carries +-it (0 drawn), the first none."""
+
+    def collector(match_reward: float) -> SchneiderCollector:
+        return SchneiderCollector(SchneiderRules(), 3, {"rule": 1.0}, np.random.default_rng(4), gae_lambda=1.0,
+                                  match_reward=match_reward)  # fmt: skip
+
+    added = match_reward_added(collector, 600, 5.0)
+    assert set(np.unique(added)) <= {-5.0, 0.0, 5.0} and -5.0 in added  # uniform play loses to the rule bot
+    assert (added == 0).any()  # first rounds carry no outcome
 
 
 def test_neural_is_the_shipped_schneider_agent_and_plays_a_match() -> None:
