@@ -64,6 +64,18 @@ def test_a_resumed_schneider_run_reproduces_the_uninterrupted_one(schneider_run:
     assert all(torch.equal(resumed[k], uninterrupted[k]) for k in uninterrupted)
 
 
+def test_an_exploiter_of_the_shipped_schneider_agent_checkpoints_and_resumes_exactly(tmp_path: Path) -> None:
+    """opp_fixed = the shipped neural agent: its seats are saved without its rules and rebuilt on resume."""
+    only_fixed = {"opp_self": 0.0, "opp_pool": 0.0, "opp_rule": 0.0, "opp_random": 0.0, "opp_fixed": 1.0}
+    config = schneider_config(**only_fixed, fixed_agent="neural", eval_opponents=["fixed"])
+    trainer = Trainer(config, tmp_path / "x")
+    trainer.run(progress=False)
+    assert {m.opponent for m in trainer.collector.matches} == {"fixed"}
+    resumed = Trainer(None, tmp_path / "y", resume=tmp_path / "x" / "checkpoint.pt")
+    assert [m.game.record() for m in resumed.collector.matches] == [m.game.record() for m in trainer.collector.matches]
+    assert all(isinstance(bot, NeuralAgent) for m in resumed.collector.matches for bot in m.bots.values())
+
+
 def test_the_exported_agent_plays_legal_moves_through_the_harness(schneider_run: Path, tmp_path: Path) -> None:
     policy = export_checkpoint(schneider_run / "agent.pt", tmp_path / "schneider.npz")
     result = evaluate(str(policy), "rule", SCHNEIDER, 4, seed=3, workers=1)

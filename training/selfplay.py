@@ -42,6 +42,7 @@ from agents.rule_bot import RuleAgent
 from smear_env.game import Game, replay
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
+from smear_env.schneider.game import SchneiderRules
 from training.model import log_softmax_np, sample_actions
 
 LEARNER = "learner"
@@ -421,7 +422,7 @@ def bot_state(bot: Agent) -> dict[str, Any]:
             state["random"][name] = value.getstate()
         elif isinstance(value, Agent):
             state["bots"][name] = bot_state(value)
-        elif isinstance(value, Rules):
+        elif isinstance(value, Rules | SchneiderRules):  # either game's rules: the bot is rebuilt with them
             continue
         elif _is_plain(value):
             state["plain"][name] = value
