@@ -134,7 +134,7 @@ def test_the_collector_records_learner_rounds_rewarded_by_the_round_score_differ
 
 
 def test_match_reward_adds_the_two_round_match_outcome_to_the_last_round_only() -> None:
-    """The same matches with and without match_reward: a match's second round carries +-it (0 drawn), the first none."""
+    """The same matches with and without match_reward: a match's last round carries +-it (0 drawn), the first none."""
 
     def collector(match_reward: float) -> SchneiderCollector:
         return SchneiderCollector(SchneiderRules(), 3, {"rule": 1.0}, np.random.default_rng(4), gae_lambda=1.0,
@@ -142,7 +142,7 @@ def test_match_reward_adds_the_two_round_match_outcome_to_the_last_round_only() 
 
     added = match_reward_added(collector, 600, 5.0)
     assert set(np.unique(added)) <= {-5.0, 0.0, 5.0} and -5.0 in added  # uniform play loses to the rule bot
-    assert (added == 0).any()  # first rounds carry no outcome
+    assert (added == 0).mean() >= 0.4  # a match's first round (about half its decisions) carries no outcome
 
 
 def test_neural_is_the_shipped_schneider_agent_and_plays_a_match() -> None:
