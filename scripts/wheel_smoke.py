@@ -51,6 +51,7 @@ presets = (
     "four_point",
     "minnesota",
     "pitch_smudge",
+    "schmier",
     "six_point",
     "ten_point",
     "ten_point_5p",

@@ -36,6 +36,7 @@ SHIPPED = [
     "six_point",
     "pitch_smudge",
     "bohemian_schneider",
+    "schmier",
 ]
 TRAINED_ON_LAYOUT_1 = {"ten_point"}
 
