@@ -53,6 +53,7 @@ presets = (
     "pitch_smudge",
     "schmier",
     "six_point",
+    "smear",
     "ten_point",
     "ten_point_5p",
     "ten_point_6p",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+import agents.shipped  # noqa: E402
 from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
@@ -37,6 +39,7 @@ SHIPPED = [
     "pitch_smudge",
     "bohemian_schneider",
     "schmier",
+    "smear",
 ]
 TRAINED_ON_LAYOUT_1 = {"ten_point"}
 
@@ -130,11 +133,18 @@ def test_a_checkpoint_is_converted_once_per_version_of_the_file(tmp_path: Path) 
         policy_from_checkpoint(path, get_rules("ten_point", target_score=21))  # a refusal is never cached
 
 
-def test_shipped_agents_are_found_by_name_and_others_named_in_the_error() -> None:
+def test_shipped_agents_are_found_by_name_and_others_named_in_the_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert shipped_presets() == sorted(SHIPPED)
-    named = ", ".join(sorted(SHIPPED))
-    with pytest.raises(ValueError, match=f"no shipped neural agent for 'smear': the presets with one are {named} "):
+    for preset in ("ten_point", "four_point"):  # every preset has an agent now: a folder that lacks smear's
+        shutil.copy(shipped_policy_path(preset), tmp_path)
+    monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", tmp_path)
+    with pytest.raises(
+        ValueError, match="no shipped neural agent for 'smear': the presets with one are four_point, ten_point "
+    ):
         make_agent("neural", "smear")
+    monkeypatch.undo()
     with pytest.raises(ValueError, match="other rules.*'target_score' is 52 in the file but 21 here"):
         make_agent("neural", get_rules("ten_point", target_score=21))
     sampler = make_agent("neural:greedy=false", "ten_point", 3)
