@@ -14,7 +14,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import agents.shipped  # noqa: E402
 from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
@@ -139,7 +138,7 @@ def test_shipped_agents_are_found_by_name_and_others_named_in_the_error(
     assert shipped_presets() == sorted(SHIPPED)
     for preset in ("ten_point", "four_point"):  # every preset has an agent now: a folder that lacks smear's
         shutil.copy(shipped_policy_path(preset), tmp_path)
-    monkeypatch.setattr(agents.shipped, "SHIPPED_DIR", tmp_path)
+    monkeypatch.setattr("agents.shipped.SHIPPED_DIR", tmp_path)
     with pytest.raises(
         ValueError, match="no shipped neural agent for 'smear': the presets with one are four_point, ten_point "
     ):
