@@ -1,22 +1,13 @@
 """scripts/hand_roles.py: the split by role of an agent's hand scores behind the ten_point_5p reading (results)."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
+from tests.file_modules import ROOT, load_module
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A, lineup
 from training.evaluate.tally import Tally
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "hand_roles.py"
-
-
-def _roles():
-    spec = importlib.util.spec_from_file_location("hand_roles", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+hand_roles = load_module(ROOT / "scripts" / "hand_roles.py")
 
 
 def _a_totals(preset: str, games: int, max_hands: int) -> dict[int, list[float]]:
@@ -34,20 +25,20 @@ def _a_totals(preset: str, games: int, max_hands: int) -> dict[int, list[float]]
 
 
 def test_the_roles_split_every_seat_hand_of_a_and_add_up_to_its_score_changes():
-    totals = _roles().role_deltas("rule", "random", "ten_point_5p", games=4, max_hands=6)
+    totals = hand_roles.role_deltas("rule", "random", "ten_point_5p", games=4, max_hands=6)
     assert {n for n, _ in totals} == {2, 3}  # five seats: A holds three seats, then two
-    assert {role for _, role in totals} <= set(_roles().ROLES)
+    assert {role for _, role in totals} <= set(hand_roles.ROLES)
     for n_seats, (seat_hands, change) in _a_totals("ten_point_5p", games=4, max_hands=6).items():
         assert sum(count for (n, _), (count, _) in totals.items() if n == n_seats) == seat_hands > 0
         assert sum(total for (n, _), (_, total) in totals.items() if n == n_seats) == pytest.approx(change)
 
 
 def test_with_two_fixed_teams_a_seat_of_a_bids_backs_its_partner_or_defends_against_b():
-    totals = _roles().role_deltas("rule", "random", "ten_point", games=4, max_hands=4)
+    totals = hand_roles.role_deltas("rule", "random", "ten_point", games=4, max_hands=4)
     assert {role for _, role in totals} <= {"bids", "partner of A", "defends against B"}
     assert {n for n, _ in totals} == {2}
 
 
 def test_bohemian_schneider_has_no_bid_hands_to_split():
     with pytest.raises(ValueError, match="bohemian_schneider has rounds, not bid hands: expected a Smear preset"):
-        _roles().role_deltas("rule", "random", "bohemian_schneider", games=1)
+        hand_roles.role_deltas("rule", "random", "bohemian_schneider", games=1)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,8 +11,7 @@ from gymnasium.utils.env_checker import check_env
 import smear_env
 from agents.random_agent import RandomAgent
 from smear_env.single_agent import SingleAgentEnv
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.file_modules import ROOT, load_module
 
 
 def _random_episode(env: SingleAgentEnv, seed: int) -> tuple[list[np.ndarray], list[float], bool]:
@@ -125,10 +122,7 @@ def test_importing_smear_env_does_not_import_the_bots() -> None:
 
 
 def _example(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(ROOT / "examples" / f"{name}.py")
 
 
 def test_maskable_ppo_example_trains_and_evaluates() -> None:

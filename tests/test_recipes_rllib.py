@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import smear_env
 from smear_env.rllib import RLlibObservations, rllib_env
+from tests.file_modules import ROOT, load_module
 
 pytest.importorskip("ray.rllib")
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_observations_are_in_rllib_masking_modules_dialect() -> None:
@@ -53,8 +49,6 @@ def test_an_illegal_action_ends_the_episode_inside_an_env_runner() -> None:
 
 
 def test_self_play_ppo_example_trains_one_iteration() -> None:
-    spec = importlib.util.spec_from_file_location("rllib_selfplay", ROOT / "examples" / "rllib_selfplay.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(ROOT / "examples" / "rllib_selfplay.py")
     history = module.main(["--iterations", "1", "--env-runners", "0", "--batch", "256"])
     assert history[0]["env_steps"] >= 256 and history[0]["episodes"] >= 1

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from smear_env.observation import observation_size
+from tests.file_modules import ROOT, load_module
 
 pytest.importorskip("torchrl")
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def _example():
-    spec = importlib.util.spec_from_file_location("torchrl_rollout", ROOT / "examples" / "torchrl_rollout.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(ROOT / "examples" / "torchrl_rollout.py")
 
 
 @pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested")
