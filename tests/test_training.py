@@ -250,6 +250,47 @@ def test_match_reward_adds_the_match_outcome_to_the_last_hand_only(preset: str) 
     assert (added == 0).mean() > 0.5  # most hands are not a match's last
 
 
+def test_late_start_begins_that_share_of_matches_near_the_target_and_resumes_them(tmp_path: Path) -> None:
+    """late_start = 1: every match starts with each side two hands or less from the target, as evaluate --start late."""
+    rules = get_rules("pitch_smudge")
+    lowest, top = rules.target_score - 2 * rules.max_hand_points, rules.target_score - 1
+    collector = Collector(rules, 40, {"rule": 1.0}, np.random.default_rng(5), late_start=1.0)
+    starts = [m.game.start_scores for m in collector.matches]
+    assert all(lowest <= score <= top for scores in starts for score in scores) and len(set(starts)) > 20
+    trainer = Trainer(tiny_config(preset="pitch_smudge", late_start=0.5), tmp_path / "late")
+    trainer.run(progress=False)
+    late = [m for m in trainer.collector.matches if any(m.game.start_scores)]
+    assert late and len(late) < len(trainer.collector.matches)
+    resumed = Trainer(None, tmp_path / "again", resume=tmp_path / "late" / "checkpoint.pt")
+    assert [m.game.record() for m in resumed.collector.matches] == [m.game.record() for m in trainer.collector.matches]
+
+
+def test_late_start_zero_plays_the_very_matches_it_played_before() -> None:
+    """The share is drawn only when above 0, so configs without it keep their seeded games."""
+    rules, mix = get_rules("ten_point"), {"self": 1.0, "rule": 1.0}
+    plain = Collector(rules, 8, mix, np.random.default_rng(2))
+    zero = Collector(rules, 8, mix, np.random.default_rng(2), late_start=0.0)
+    assert [m.game.record() for m in plain.matches] == [m.game.record() for m in zero.matches]
+    assert not any(any(m.game.start_scores) for m in zero.matches)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"late_start": 1.5}, r"late_start = 1\.5: expected a share from 0 to 1"),
+        ({"late_start": 0.5, "preset": "smear"}, r"late_start = 0\.5: smear's matches are not played to a target"),
+        ({"late_start": 0.5, "preset": "bohemian_schneider", "opp_self": 1.0, "opp_pool": 0.0, "opp_rule": 0.0,
+          "opp_random": 0.0, "eval_opponents": ["rule"]},
+         r"late_start = 0\.5: bohemian_schneider's matches are not played to a target"),
+    ],
+)  # fmt: skip
+def test_a_late_start_without_a_target_score_is_refused(changes: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        tiny_config(**changes)
+    with pytest.raises(ValueError, match="smear's matches are not played to a target score"):
+        Collector(get_rules("smear"), 2, {"rule": 1.0}, np.random.default_rng(0), late_start=0.5)
+
+
 def test_an_exploiter_trains_and_is_evaluated_against_one_fixed_agent(tmp_path: Path) -> None:
     """opp_fixed: every match faces the shipped agent, and the "fixed" evaluation plays it."""
     shipped = str(shipped_policy_path("ten_point"))

@@ -38,6 +38,7 @@ class TrainConfig:
     rollout_steps: int = 8192  # learner decisions collected per PPO update
     reward_scale: float = 0.0  # hand reward is (my side's score change - best other side's) / this; 0 = max hand points
     match_reward: float = 0.0  # added to a match's last hand reward: +this to a sole winner, 0 shared, -this lost
+    late_start: float = 0.0  # share of matches begun with each side two hands or less from the target (--start late)
     # --- opponents: probabilities of each kind for the side facing the learner in a new match
     opp_self: float = 0.3  # the current policy (both sides learn)
     opp_pool: float = 0.2  # a past snapshot of the policy, uniform over the pool
@@ -111,6 +112,9 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) >= 0, name, "expected zero or more")
     for name in ("eval_matches", "final_eval_matches"):
         need(getattr(c, name) >= 2 and getattr(c, name) % 2 == 0, name, "expected an even number >= 2 (deal pairs)")
+    need(0 <= c.late_start <= 1, "late_start", "expected a share from 0 to 1")
+    if c.late_start > 0:
+        _check_late_start(c)
     mix = list(opponent_mix(c).values())
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
@@ -126,6 +130,17 @@ def _validate(c: TrainConfig) -> None:
         need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
     if c.fixed_agent:
         _check_fixed_agent(c)
+
+
+def _check_late_start(c: TrainConfig) -> None:
+    """A late start needs a target score to be near: not a game of fixed length, not Bohemian Schneider."""
+    from smear_env import get_rules
+
+    if c.preset == SCHNEIDER or get_rules(c.preset).match_end != "target":
+        raise ValueError(
+            f"training config: late_start = {c.late_start!r}: {c.preset}'s matches are not played to a target "
+            "score, so none can start near it (expected 0)"
+        )
 
 
 def _validate_schneider(c: TrainConfig) -> None:

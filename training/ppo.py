@@ -113,7 +113,8 @@ class Trainer:
         mix = opponent_mix(c)
         self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
                                                      c.reward_scale, fixed_agent=c.fixed_agent,
-                                                     match_reward=c.match_reward)  # fmt: skip
+                                                     match_reward=c.match_reward,
+                                                     late_start=c.late_start)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:

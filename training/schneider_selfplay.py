@@ -40,8 +40,11 @@ class SchneiderCollector(Collector):
         """A round's 20 counter points: a typical round's reward difference is then within about one."""
         return float(ROUND_POINTS)
 
-    def _new_game(self, seed: int, dealer: int) -> Game:
-        return Game(self.rules, seed=seed, dealer=dealer)
+    def _new_game(self, seed: int, dealer: int, scores: list[int] | None) -> Game:
+        return Game(self.rules, seed=seed, dealer=dealer)  # scores is always None: see _plays_to_target
+
+    def _plays_to_target(self) -> bool:
+        return False  # a match is a number of rounds, so late_start has no target to start near
 
     def _team_of(self, seat: int) -> int:
         return seat  # each player is a side

@@ -12,7 +12,9 @@ minus the best other side's, scaled). Hands are played inside whole matches so
 the score features the network sees are those of real matches. A match's last
 hand may also carry the match's outcome (``match_reward``): points won are not
 matches won where a side must bid to go out (``pitch_smudge``) or a lead late in
-a match is worth defending rather than stretching. When a hand
+a match is worth defending rather than stretching. Such hands come once a
+match; ``late_start`` begins a share of the matches with each side two hands or
+less from the target, where most hands decide the match. When a hand
 ends, its episodes get their GAE advantages and become ready for an update;
 hands still in progress wait for the next rollout (their behaviour
 log-probabilities are stored, so PPO's ratio corrects for the newer policy).
@@ -43,6 +45,7 @@ from smear_env.game import Game, replay
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
 from smear_env.schneider.game import SchneiderRules
+from training.evaluate.games import late_scores
 from training.model import log_softmax_np, sample_actions
 
 LEARNER = "learner"
@@ -127,13 +130,16 @@ class Collector:
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
-        fixed_agent: str = "", match_reward: float = 0.0,
+        fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0,
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
         self.gamma, self.gae_lambda = gamma, gae_lambda
         self.reward_scale = reward_scale or self.default_reward_scale()
         self.match_reward = match_reward  # +this/-this on the last hand of a match, for its winners/the others
+        self.late_start = late_start  # share of new matches begun near the target (late_scores)
+        if late_start and not self._plays_to_target():
+            raise ValueError(f"late_start = {late_start!r}: {rules.name}'s matches are not played to a target score")
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
         misnamed = set(opponent_mix) - set(OPPONENT_KINDS)
         unplayable = {kind for kind, weight in opponent_mix.items() if weight > 0} - set(self.opponent_kinds)
@@ -158,8 +164,12 @@ class Collector:
         """What a hand reward is divided by unless the config sets ``reward_scale``: the most a side can take."""
         return float(self.rules.max_hand_points)
 
-    def _new_game(self, seed: int, dealer: int) -> Game:
-        return Game(self.rules, seed=seed, dealer=dealer)
+    def _new_game(self, seed: int, dealer: int, scores: list[int] | None) -> Game:
+        return Game(self.rules, seed=seed, dealer=dealer, scores=scores)
+
+    def _plays_to_target(self) -> bool:
+        """Whether a match ends at a target score, so that it can start near it (``late_start``)."""
+        return self.rules.match_end == "target"
 
     def _team_of(self, seat: int) -> int:
         return self.rules.team_of(seat)
@@ -197,7 +207,7 @@ class Collector:
     # ------------------------------------------------------------------ matches
     def _new_match(self) -> Match:
         n = self.rules.num_players
-        game = self._new_game(int(self.rng.integers(2**62)), int(self.rng.integers(n)))
+        game = self._new_game(int(self.rng.integers(2**62)), int(self.rng.integers(n)), self._start_scores())
         kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
         if kind == "pool" and self.pool_size == 0:
             kind = "self"
@@ -211,6 +221,12 @@ class Collector:
                 bots[seat] = make_agent(role, self.rules, int(self.rng.integers(2**62)))
         pool_index = int(self.rng.integers(self.pool_size)) if kind == "pool" else -1
         return Match(game, self._observer(), roles, kind, bots, pool_index)
+
+    def _start_scores(self) -> list[int] | None:
+        """A new match's scores: None (0 each), or near the target for a ``late_start`` share of matches."""
+        if not self.late_start or self.rng.random() >= self.late_start:  # no draw at 0: old runs replay alike
+            return None
+        return late_scores(self.rules, random.Random(int(self.rng.integers(2**62))))
 
     def _role_of(self, kind: str) -> str:
         """The role of a seat facing the learner: the pool, the fixed agent's spec, or the bot the kind names."""

@@ -137,7 +137,15 @@ def start_scores(rules: Any, start: str, seed: int, pair: int) -> list[int] | No
     """
     if start == "new":
         return None
-    rng = random.Random(derive_seed("start", seed, pair))
+    return late_scores(rules, random.Random(derive_seed("start", seed, pair)))
+
+
+def late_scores(rules: Any, rng: random.Random) -> list[int]:
+    """Each team's score drawn from the last two hands' worth of points before the target (:func:`start_scores`).
+
+    Training draws its late matches (``late_start``) here too, so they start where the
+    evaluation's late games do.
+    """
     top, width = rules.target_score - 1, 2 * rules.max_hand_points
     return [rng.randint(top - width + 1, top) for _ in range(rules.num_teams)]
 
