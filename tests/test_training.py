@@ -266,12 +266,16 @@ def test_late_start_begins_that_share_of_matches_near_the_target_and_resumes_the
 
 
 def test_late_start_zero_plays_the_very_matches_it_played_before() -> None:
-    """The share is drawn only when above 0, so configs without it keep their seeded games."""
+    """The share is drawn only when above 0, so configs without it keep their seeded games.
+
+    Any share above 0 draws from the collector's generator for every match, so even a share
+    too small to start a match late deals other matches: only 0 leaves the stream alone.
+    """
     rules, mix = get_rules("ten_point"), {"self": 1.0, "rule": 1.0}
-    plain = Collector(rules, 8, mix, np.random.default_rng(2))
     zero = Collector(rules, 8, mix, np.random.default_rng(2), late_start=0.0)
-    assert [m.game.record() for m in plain.matches] == [m.game.record() for m in zero.matches]
-    assert not any(any(m.game.start_scores) for m in zero.matches)
+    tiny = Collector(rules, 8, mix, np.random.default_rng(2), late_start=1e-12)
+    assert not any(any(m.game.start_scores) for m in zero.matches + tiny.matches)
+    assert [m.game.record() for m in tiny.matches] != [m.game.record() for m in zero.matches]
 
 
 @pytest.mark.parametrize(
@@ -287,6 +291,9 @@ def test_late_start_zero_plays_the_very_matches_it_played_before() -> None:
 def test_a_late_start_without_a_target_score_is_refused(changes: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         tiny_config(**changes)
+
+
+def test_a_collector_refuses_a_late_start_without_a_target_score() -> None:
     with pytest.raises(ValueError, match="smear's matches are not played to a target score"):
         Collector(get_rules("smear"), 2, {"rule": 1.0}, np.random.default_rng(0), late_start=0.5)
 
