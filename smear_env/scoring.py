@@ -283,6 +283,10 @@ def _settle(hand: FinishedHand, result: HandResult, scores: list[int], hands_pla
     for team in range(r.num_teams):
         scores[team] += result.deltas[team_side[team]]
     result.match_winners = _match_winners(r, result, bid_teams, before, scores, hands_played)
+    bidder_team = hand.teams[hand.bidder]
+    # A made moon from zero or less resets the score to 0: the side's change is what the score moved, not the
+    # points taken, so hand rewards do not pay for a moon that gained nothing.
+    result.deltas[bid_side] = scores[bidder_team] - before[bidder_team]
     result.scores_before, result.scores_after = before, tuple(scores)
 
 

@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from smear_env.actions import MOON_BID
 from smear_env.game import Game
 from smear_env.rules import list_presets
 from smear_env.scoring import FinishedHand, score_hand
@@ -50,6 +49,5 @@ def test_scoring_changes_nothing_it_is_given(preset: str) -> None:
     assert game.scores is scores_list and tuple(game.scores) == played.scores_after  # and the game's
     assert {name: getattr(game, name) for name in FinishedHand.__annotations__} == state
     assert result.scores_before == tuple(scores)
-    if not (result.bid == MOON_BID and result.made):  # a made moon from zero or less resets the score to 0
-        side_of_team = {team: side for team, side in zip(game.teams, game.sides)}
-        assert result.scores_after == tuple(s + result.deltas[side_of_team[t]] for t, s in enumerate(scores))
+    side_of_team = {team: side for team, side in zip(game.teams, game.sides)}
+    assert result.scores_after == tuple(s + result.deltas[side_of_team[t]] for t, s in enumerate(scores))

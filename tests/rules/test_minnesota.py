@@ -333,6 +333,40 @@ def test_moon_made_from_zero_resets_to_zero():
     assert game.match_scores() == (0, 0)
 
 
+def test_moon_made_from_zero_scores_nothing_and_rewards_nothing():
+    # The bidding team took all four points, but its score stays 0: the hand's result, and the reward
+    # an agent learns from, say the score did not move (not +4).
+    game = deal()
+    play(game, "bid moon, pass, pass, pass, trump H")
+    discard_cards(game, DISCARDS)
+    play_tricks(game, TRICKS)
+    result = game.results()[-1]
+    assert result.points == {0: 0, 1: 4}
+    assert result.deltas == {0: 0, 1: 0}
+    assert [result.hand_reward(seat) for seat in range(4)] == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_moon_made_from_a_negative_score_changes_it_by_what_it_was_below_zero():
+    game = deal(scores=[3, -7])
+    play(game, "bid moon, pass, pass, pass, trump H")
+    discard_cards(game, DISCARDS)
+    play_tricks(game, TRICKS)
+    result = game.results()[-1]
+    assert result.deltas == {0: 0, 1: 7}  # -7 to 0
+    assert result.hand_reward(1) == 7.0
+    assert result.hand_reward(0) == -7.0
+
+
+def test_moon_made_from_a_positive_score_keeps_its_points_in_the_result():
+    game = deal(scores=[3, 5])
+    play(game, "bid moon, pass, pass, pass, trump H")
+    discard_cards(game, DISCARDS)
+    play_tricks(game, TRICKS)
+    result = game.results()[-1]
+    assert result.deltas == {0: 0, 1: 4}
+    assert game.match_scores() == (3, 9)
+
+
 def test_moon_failed_loses_the_match():
     game = deal(HANDS_LOW_TO_0, scores=[0, 15])
     play(game, "bid moon, pass, pass, pass, trump H")
