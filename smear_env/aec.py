@@ -64,11 +64,12 @@ from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.render import render_text
 from smear_env.rules import Rules, get_rules
 
-#: bumped when what an agent observes or may do changes for an existing preset. 2: smear and schmier let a
+#: bumped when what an agent observes, may do or is rewarded changes for an existing preset. 2: smear and schmier let a
 #: player holding more than six trumps discard one at once (000), where 1 made them discard every other
 #: card first. Records stay replayable: they carry their full rules, and the old rule is discard_trump =
-#: "when_forced", which records of version 1 name.
-ENV_VERSION = 2
+#: "when_forced", which records of version 1 name. 3: the hand reward of a minnesota moon made from a score of
+#: zero or less is the score it moved (0 from 0), where 2 paid the points taken (4).
+ENV_VERSION = 3
 
 
 class raw_env(CardGameEnv):
