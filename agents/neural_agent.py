@@ -48,7 +48,12 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
+from agents.knowledge import knowledge_from_view
+from agents.match_odds import MATCH_MOON_PRESETS
+from agents.rule_bot import moon_wins_match
+from smear_env.actions import MOON
 from smear_env.observation import OBSERVATION_VERSION, observation_size
+from smear_env.rules import Rules
 from smear_env.signature import (
     DEFAULT_GAME,
     AnyRules,
@@ -235,14 +240,39 @@ def _read_policy(path: str, size: int, mtime_ns: int) -> Policy:
     return Policy.from_arrays(arrays, repr(path))
 
 
+def _match_moon(rules: AnyRules, asked: bool | None) -> bool:
+    """Whether the moon calls are the match-odds ones: asked for, or by default where those odds were fitted."""
+    fitted = isinstance(rules, Rules) and rules.moon_bid and rules.name in MATCH_MOON_PRESETS
+    if asked is None:
+        return fitted
+    if not isinstance(asked, bool):
+        raise ValueError(f"match_moon {asked!r} is not true, false or None (by preset)")
+    if asked and not fitted:
+        fitted_for = ", ".join(sorted(MATCH_MOON_PRESETS))
+        raise ValueError(f"match_moon is fitted for {fitted_for} only, not {getattr(rules, 'name', rules)!r}")
+    return asked
+
+
 class NeuralAgent(Agent):
-    """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for."""
+    """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for.
+
+    ``match_moon`` (default: on for minnesota, the preset its odds were fitted on): whether to shoot the moon
+    is not the network's call but the rule bot's match-aware one (:func:`agents.rule_bot.moon_wins_match`),
+    and the network chooses among the other moves. On minnesota a made moon wins the match only from a
+    positive score and a failed one loses it; the trained networks moon far more than that pays (2026-11-28:
+    37 of the shipped agent's 47 losses in 1000 games against random players ended on its own failed moon).
+    """
 
     name = "neural"
     rebuilt_attributes = ("policy", "_possible")
 
     def __init__(
-        self, policy: Policy | str | Path, rules: AnyRules | None = None, seed: int | None = None, greedy: bool = True
+        self,
+        policy: Policy | str | Path,
+        rules: AnyRules | None = None,
+        seed: int | None = None,
+        greedy: bool = True,
+        match_moon: bool | None = None,
     ) -> None:
         super().__init__(seed)
         if not isinstance(policy, Policy):
@@ -263,6 +293,7 @@ class NeuralAgent(Agent):
             )
         self.policy = policy
         self.greedy = greedy
+        self.match_moon = _match_moon(self.rules, match_moon)
         self.step = policy.layout.get("step", 0)
         self._possible = possible_actions(self.rules)
         self._num_actions = policy.layout["num_actions"]  # checked against the rules' by differences()
@@ -274,10 +305,15 @@ class NeuralAgent(Agent):
         """The move with the policy's probability of each legal move (greedy: the most probable one)."""
         legal = self.legal_actions(view)
         self._check_view(view, legal)
+        moon_ruled = self.match_moon and MOON in legal and len(legal) > 1
+        if moon_ruled and moon_wins_match(knowledge_from_view(view, self.rules), self.rules):
+            return Decision(MOON, {MOON: 1.0}, "probability")
+        if moon_ruled:
+            legal = [a for a in legal if a != MOON]
         if len(legal) == 1:
             return Decision(legal[0], {legal[0]: 1.0}, "probability")
-        if observation is None:
-            obs = vector_from_view(view, self.rules)
+        if observation is None or moon_ruled:
+            obs = vector_from_view(view, self.rules) if observation is None else observation["observation"]
             mask = np.zeros(self._num_actions, dtype=np.int8)
             mask[legal] = 1
         else:

@@ -117,12 +117,15 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 
-def _shipped_neural(rules: Any, seed: int | None, greedy: bool = True) -> Agent:
-    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for."""
+def _shipped_neural(rules: Any, seed: int | None, greedy: bool = True, match_moon: bool | None = None) -> Agent:
+    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
+
+    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota; ``NeuralAgent``).
+    """
     from agents.neural_agent import NeuralAgent
     from agents.shipped import shipped_policy_path
 
-    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy)
+    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy, match_moon)
 
 
 _SMEAR_AGENTS["neural"] = _shipped_neural

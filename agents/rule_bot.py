@@ -137,10 +137,7 @@ class RuleAgent(Agent):
         return ceiling
 
     def _moon_wins_match(self, k: Knowledge) -> bool:
-        scores, team = k.scores, self.rules.team_of(k.seat)
-        theirs = max(score for other, score in enumerate(scores) if other != team)
-        suit, estimate = best_trump(k.hand, self.rules, bidder=True)
-        return moon_wins_more(k.hand, self.rules, suit, estimate, scores[team], theirs)
+        return moon_wins_match(k, self.rules)
 
     # ------------------------------------------------------------------ partner call (ten_point_5p)
     def _call(self, k: Knowledge) -> int:
@@ -158,6 +155,18 @@ class RuleAgent(Agent):
 
 
 # ---------------------------------------------------------------------- hand evaluation
+def moon_wins_match(k: Knowledge, rules: Rules) -> bool:
+    """Whether the hand in ``k`` should shoot the moon at this match score (``match_moon``; minnesota's fits).
+
+    The rule bot's estimate of the hand's best suit feeds :func:`agents.match_odds.moon_wins_more`; the
+    neural agent asks the same question (``NeuralAgent(match_moon=True)``).
+    """
+    scores, team = k.scores, rules.team_of(k.seat)
+    theirs = max(score for other, score in enumerate(scores) if other != team)
+    suit, estimate = best_trump(k.hand, rules, bidder=True)
+    return moon_wins_more(k.hand, rules, suit, estimate, scores[team], theirs)
+
+
 def default_bid_margin(rules: Rules) -> float:
     """Bid this far below the estimate: in rule-bot self-play such bids are made about 75% of the time."""
     return 0.5 + (rules.max_hand_points - 4) / 6

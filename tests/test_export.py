@@ -87,7 +87,7 @@ def test_exported_agent_chooses_as_the_checkpoint_on_thousands_of_positions(pres
         logits, _ = net(torch.from_numpy(obs), torch.from_numpy(masks))
     torch_choice = logits.argmax(dim=1).numpy()
     torch_probs = torch.softmax(logits.double(), dim=1).numpy()
-    agent = make_agent("neural", preset, 0)
+    agent = make_agent("neural:match_moon=false", preset, 0)  # the network's own moves (minnesota's moon too)
     assert isinstance(agent, NeuralAgent)
     for i, view in enumerate(views):
         decision = agent.decide(view)

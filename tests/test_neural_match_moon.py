@@ -1,0 +1,93 @@
+"""The neural agent's match-aware moon calls (``match_moon``): the rule bot's decision, not the network's.
+
+On minnesota a made moon wins the match only from a positive score and a failed one loses it.
+The trained networks shot the moon from a score of 0, where a made moon gains nothing; with
+``match_moon`` (on by default there) the moon is called by :func:`agents.rule_bot.moon_wins_match`
+and the network chooses among the other moves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.knowledge import knowledge_from_view
+from agents.neural_agent import NeuralAgent
+from agents.registry import make_agent
+from agents.rule_bot import moon_wins_match
+from agents.shipped import shipped_policy_path
+from smear_env.actions import MOON
+from smear_env.observation import Observer, action_mask, player_view
+from smear_env.rules import get_rules
+from tests.scripted import new_game, play
+
+RULES = get_rules("minnesota")
+
+# seat 1 bids first (dealer 0); seat 2, after seat 1's bid of 3, holds the Aces of clubs and spades and the 2 of
+# spades, and the shipped network (without match_moon) shoots the moon there with probability 1.0 at 0 to 0
+HANDS = [
+    "6C 8C JC 4D TD JD 2H 5H JK2",
+    "9C TC 7D KD 6H JH 3S 4S 9S",
+    "KC AC 3D 9D 7H 2S 6S 8S AS",
+    "2C 3C 6D 4H 9H TH QH JS KS",
+]
+KITTY = "8H AD 3H QS"
+# the same hands, but seat 1 holds nine hearts and bids first
+STRONG = ["6C 8C JC 4D TD JD 2D 5D JK2", "AH KH QH JH 2H 4H 5H 6H 9H", HANDS[2], "2C 3C 6D 4S 9S TH 7S JS KS"]
+
+
+def bid_turn(hands: list[str], scores: list[int], bids: str = "") -> tuple[dict, dict]:
+    game = new_game("minnesota", hands=hands, kitty=KITTY, scores=scores)
+    play(game, bids)
+    seat = game.current_player
+    view = player_view(game, seat)
+    observation = {"observation": Observer(4).vector(game, seat), "action_mask": action_mask(game.legal_mask())}
+    assert MOON in view["legal_actions"]
+    return view, observation
+
+
+def test_it_is_on_for_minnesota_and_off_where_no_odds_were_fitted():
+    assert make_agent("neural", "minnesota").match_moon is True
+    assert make_agent("neural:match_moon=false", "minnesota").match_moon is False
+    assert make_agent("neural", "ten_point").match_moon is False
+    with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
+        make_agent("neural:match_moon=true", "ten_point")
+
+
+def test_the_network_alone_moons_from_zero_here():
+    view, observation = bid_turn(HANDS, [0, 0], "bid 3")
+    assert NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1, match_moon=False).act(view, observation) == MOON
+
+
+@pytest.mark.parametrize("scores", [[0, 0], [0, 10], [-6, 3]])
+def test_it_never_moons_from_a_score_of_zero_or_less(scores: list[int]):
+    view, observation = bid_turn(HANDS, scores, "bid 3")  # seat 2, of team 0, to bid
+    agent = NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1)
+    decision = agent.decide(view, observation)
+    assert decision.action != MOON
+    assert MOON not in decision.scores
+    assert sum(decision.scores.values()) == pytest.approx(1.0)
+
+
+def test_it_moons_when_the_match_odds_say_so_whatever_the_network_thinks():
+    view, observation = bid_turn(STRONG, [19, 1])  # seat 1's team (team 1) is far behind, with a hand that sweeps
+    assert moon_wins_match(knowledge_from_view(view, RULES), RULES)
+    for greedy in (True, False):
+        assert (
+            NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1, greedy=greedy).act(view, observation) == MOON
+        )
+
+
+def test_otherwise_it_plays_the_network_with_the_moon_taken_out():
+    view, observation = bid_turn(HANDS, [0, 0], "bid 3")
+    on = NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1)
+    off = NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1, match_moon=False)
+    masked = dict(
+        observation,
+        action_mask=np.where(np.arange(len(observation["action_mask"])) == MOON, 0, observation["action_mask"]).astype(
+            np.int8
+        ),
+    )
+    view_masked = dict(view, legal_actions=[a for a in view["legal_actions"] if a != MOON])
+    assert on.decide(view, observation) == off.decide(view_masked, masked)
+    assert on.act(view) == on.act(view, observation)  # from the view alone, the same move
