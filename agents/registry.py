@@ -8,8 +8,9 @@ line (``smear-rl evaluate search:samples=48 search``) without writing code.
 Anything else that names an existing file is loaded as a trained agent
 (:class:`agents.neural_agent.NeuralAgent`, greedy): an exported ``.npz`` without torch, a
 training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
-the path samples from its policy instead. ``neural`` is the agent shipped for the preset
-(``agents/shipped/``), ``neural:greedy=false`` sampling from it.
+the path samples from its policy instead, and options after its last colon set the agent's
+(:data:`PATH_OPTIONS`: ``runs/x.npz:match_moon=false``). ``neural`` is the agent shipped for the
+preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it.
 """
 
 from __future__ import annotations
@@ -109,9 +110,14 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
         except ValueError as err:
             raise ValueError(f"agent {spec!r}: {err}") from None
     greedy = not spec.startswith("sample:")
-    path = spec.removeprefix("sample:")
+    path, options = _path_and_options(spec, spec.removeprefix("sample:"))
     if Path(path).is_file():
-        return _trained_agent(path, rules, seed, greedy)
+        try:
+            return _trained_agent(path, rules, seed, greedy, **options)
+        except ValueError as err:
+            if not options:
+                raise
+            raise ValueError(f"agent {spec!r}: {err}") from None
     if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
         raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
@@ -131,12 +137,24 @@ def _shipped_neural(rules: Any, seed: int | None, greedy: bool = True, match_moo
 _SMEAR_AGENTS["neural"] = _shipped_neural
 
 
-def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool) -> Agent:
+#: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
+PATH_OPTIONS: dict[str, Any] = {"match_moon": None}
+
+
+def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:
+    """A checkpoint path and the options after its last colon, when the text before that colon is a file."""
+    head, colon, option_text = path.rpartition(":")
+    if Path(path).is_file() or not colon or not (Path(head).is_file() or head.endswith((".pt", ".npz"))):
+        return path, {}
+    return head, _parse_options(spec, option_text, PATH_OPTIONS)
+
+
+def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, match_moon: bool | None = None) -> Agent:
     """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory."""
     from agents.neural_agent import NeuralAgent
 
     if Path(path).suffix != ".pt":
-        return NeuralAgent(path, rules, seed, greedy=greedy)
+        return NeuralAgent(path, rules, seed, greedy=greedy, match_moon=match_moon)
     try:
         from training.export import agent_from_checkpoint  # the training layer, with torch: only for a .pt file
     except ImportError as err:
@@ -144,7 +162,7 @@ def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool) -> Age
             f"{path!r} is a training checkpoint and reading one needs {err.name}, which is not installed: "
             f"export it to a torch-free .npz where torch is (smear-rl export {path})"
         ) from None
-    return agent_from_checkpoint(path, rules, seed, greedy)
+    return agent_from_checkpoint(path, rules, seed, greedy, match_moon)
 
 
 def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:

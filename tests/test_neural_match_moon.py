@@ -91,3 +91,18 @@ def test_otherwise_it_plays_the_network_with_the_moon_taken_out():
     view_masked = dict(view, legal_actions=[a for a in view["legal_actions"] if a != MOON])
     assert on.decide(view, observation) == off.decide(view_masked, masked)
     assert on.act(view) == on.act(view, observation)  # from the view alone, the same move
+
+
+def test_a_checkpoint_path_takes_it_after_its_last_colon():
+    path = str(shipped_policy_path("minnesota"))
+    assert make_agent(path, "minnesota").match_moon is True
+    assert make_agent(f"{path}:match_moon=false", "minnesota").match_moon is False
+    sampled = make_agent(f"sample:{path}:match_moon=false", "minnesota")
+    assert sampled.match_moon is False and sampled.greedy is False
+    with pytest.raises(ValueError, match="unknown option 'greedy': expected one of match_moon"):
+        make_agent(f"{path}:greedy=false", "minnesota")
+    with pytest.raises(ValueError, match=r"checkpoint 'nowhere\.npz' does not exist"):
+        make_agent("nowhere.npz:match_moon=false", "minnesota")
+    ten_point = str(shipped_policy_path("ten_point"))
+    with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
+        make_agent(f"{ten_point}:match_moon=true", "ten_point")

@@ -94,11 +94,15 @@ def export_checkpoint(path: str | Path, out: str | Path | None = None) -> Path:
 
 
 def agent_from_checkpoint(
-    path: str | Path, rules: Rules | None = None, seed: int | None = None, greedy: bool = True
+    path: str | Path,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    greedy: bool = True,
+    match_moon: bool | None = None,
 ) -> NeuralAgent:
     """A neural agent playing the checkpoint at ``path``, converted in memory (nothing written)."""
     policy = policy_from_checkpoint(path, rules)
-    agent = NeuralAgent(policy, rules, seed, greedy)
+    agent = NeuralAgent(policy, rules, seed, greedy, match_moon)
     agent.path = str(path)
     return agent
 
