@@ -260,7 +260,8 @@ class NeuralAgent(Agent):
     is not the network's call but the rule bot's match-aware one (:func:`agents.rule_bot.moon_wins_match`),
     and the network chooses among the other moves. On minnesota a made moon wins the match only from a
     positive score and a failed one loses it; the trained networks moon far more than that pays (2026-11-28:
-    37 of the shipped agent's 47 losses in 1000 games against random players ended on its own failed moon).
+    37 of the second-stage agent's 47 losses in 1000 games against random players ended on its own failed moon;
+    docs/results.md, "The moon on minnesota").
     """
 
     name = "neural"
