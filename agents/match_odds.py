@@ -42,6 +42,12 @@ from smear_env.trump import trump_table
 #: presets (by ``Rules.name``) the fits below were made on: the moon call is theirs only
 MATCH_MOON_PRESETS = frozenset({"minnesota"})
 
+
+def unfitted_match_moon(rules_name: object) -> ValueError:
+    """The error for ``match_moon`` asked of rules the fits were not made on (the rule and neural agents raise it)."""
+    return ValueError(f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {rules_name!r}")
+
+
 #: how much more often the moon must win than playing on: against the rule bot over 4,000 games (seed 1) an
 #: edge of 0 won 0.564 of matches, 0.1 0.578, 0.2 0.577, 0.3 0.549 (a build that rounded the projected scores;
 #: this one with 0.1: 0.579 on seed 1, 0.590 on seed 2)

@@ -49,7 +49,7 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from agents.knowledge import knowledge_from_view
-from agents.match_odds import MATCH_MOON_PRESETS
+from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.rule_bot import moon_wins_match
 from smear_env.actions import MOON
 from smear_env.observation import OBSERVATION_VERSION, observation_size
@@ -248,8 +248,7 @@ def _match_moon(rules: AnyRules, asked: bool | None) -> bool:
     if not isinstance(asked, bool):
         raise ValueError(f"match_moon {asked!r} is not true, false or None (by preset)")
     if asked and not fitted:
-        fitted_for = ", ".join(sorted(MATCH_MOON_PRESETS))
-        raise ValueError(f"match_moon is fitted for {fitted_for} only, not {getattr(rules, 'name', rules)!r}")
+        raise unfitted_match_moon(getattr(rules, "name", rules))
     return asked
 
 

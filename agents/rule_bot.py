@@ -21,7 +21,14 @@ import numpy as np
 
 from agents.base import Agent
 from agents.knowledge import Knowledge, card_value, knowledge_from_view, play_card, point_cards, require_legal
-from agents.match_odds import MATCH_MOON_PRESETS, bidding_threat, made_bid_wins, moon_wins_more, safe_to_go_out
+from agents.match_odds import (
+    MATCH_MOON_PRESETS,
+    bidding_threat,
+    made_bid_wins,
+    moon_wins_more,
+    safe_to_go_out,
+    unfitted_match_moon,
+)
 from smear_env import actions as A
 from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_real
@@ -70,9 +77,7 @@ class RuleAgent(Agent):
         self.go_out_margin = as_real(go_out_margin, "go_out_margin")
         self.block_margin = as_real(block_margin, "block_margin")
         if match_moon and self.rules.name not in MATCH_MOON_PRESETS:
-            raise ValueError(
-                f"match_moon is fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only, not {self.rules.name!r}"
-            )
+            raise unfitted_match_moon(self.rules.name)
         #: call the moon by the match score (agents.match_odds) rather than by the hand alone
         self.match_moon = match_moon
 
