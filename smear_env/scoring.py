@@ -94,11 +94,15 @@ class HandResult:
         """Categories these rules score that nobody took (the card not in play, Game tied)."""
         return tuple(name for name in self.values if name not in self.awards)
 
-    def hand_reward(self, seat: int) -> float:
-        """Score change of ``seat``'s side minus the best change among the other sides."""
+    def hand_reward(self, seat: int, rival_weight: float = 1.0) -> float:
+        """Score change of ``seat``'s side minus ``rival_weight`` times the best change among the other sides.
+
+        The full difference suits two sides; with five free-for-all seats and weak rivals what wins is the
+        side's own progress to the target, which a weight below 1 rewards more (training's ``rival_weight``).
+        """
         side = self.side_of_seat[seat]
         others = [d for s, d in self.deltas.items() if s != side]
-        return float(self.deltas[side] - max(others))
+        return float(self.deltas[side] - rival_weight * max(others))
 
     def to_dict(self) -> dict[str, Any]:
         """The hand as plain JSON data: the contract, each category (who took it, with what), each side's

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
+from smear_env.actions import MOON  # noqa: E402
 from smear_env.game import OVER, Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
@@ -353,3 +354,43 @@ def test_match_reward_counts_a_shared_win_as_a_draw() -> None:
     teams = Game(get_rules("pitch_smudge"), seed=0)
     teams.phase, teams.winners = OVER, frozenset({0})
     assert match_outcomes(teams) == teams.rewards() == [1.0, -1.0, 1.0, -1.0]
+
+
+def test_match_moon_leaves_the_moon_to_the_match_odds_at_every_policy_seat() -> None:
+    """Under match_moon no recorded decision offers the moon beside other moves: it is forced or ruled out,
+    and the mask PPO sees is that one. Without it the same matches offer the network the moon with its bids."""
+    rules = get_rules("minnesota")
+    net = PolicyValueNet(observation_size(4), 181, [16], 0)
+
+    def moon_masks(match_moon: bool) -> tuple[int, int]:
+        collector = Collector(rules, 8, {"self": 1.0}, np.random.default_rng(4), match_moon=match_moon)
+        masks = collector.collect(3000, torch_policy(net, torch.device("cpu")), []).masks
+        offered = masks[masks[:, MOON]]
+        return len(offered), int((offered.sum(axis=1) > 1).sum())
+
+    offered, beside_others = moon_masks(False)
+    assert offered > 20 and beside_others == offered
+    assert moon_masks(True)[1] == 0
+    with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
+        Collector(get_rules("ten_point"), 2, {"rule": 1.0}, np.random.default_rng(0), match_moon=True)
+    with pytest.raises(ValueError, match="match_moon = True: the match odds are fitted for minnesota only"):
+        tiny_config(match_moon=True)
+
+
+def test_rival_weight_sets_how_much_of_the_best_rivals_score_change_a_hand_reward_takes_off() -> None:
+    """The same matches with rival_weight 1 and 0: each hand's return is the engine's hand_reward at that weight."""
+    rules = get_rules("ten_point_5p")
+    net = PolicyValueNet(observation_size(5), 181, [16], 0)
+
+    def returns(weight: float) -> np.ndarray:
+        collector = Collector(rules, 4, {"rule": 1.0}, np.random.default_rng(6), gae_lambda=1.0, rival_weight=weight)
+        return collector.collect(800, torch_policy(net, torch.device("cpu")), []).returns
+
+    relative, own = returns(1.0), returns(0.0)
+    assert len(relative) == len(own) and (own != relative).mean() > 0.5
+    assert own.mean() > relative.mean()  # a hand's best rival usually gains: taking it off lowers the return
+    with pytest.raises(ValueError, match=r"rival_weight = -1\.0: expected zero or more"):
+        tiny_config(rival_weight=-1.0)
+    with pytest.raises(ValueError, match="rival_weight = 0.5: bohemian_schneider's round reward is its two players"):
+        tiny_config(rival_weight=0.5, preset="bohemian_schneider", opp_self=1.0, opp_pool=0.0, opp_rule=0.0,
+                    opp_random=0.0, eval_opponents=["rule"])  # fmt: skip

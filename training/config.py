@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.match_odds import MATCH_MOON_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
@@ -38,6 +39,8 @@ class TrainConfig:
     rollout_steps: int = 8192  # learner decisions collected per PPO update
     reward_scale: float = 0.0  # hand reward is (my side's score change - best other side's) / this; 0 = max hand points
     match_reward: float = 0.0  # added to a match's last hand reward: +this to a sole winner, 0 shared, -this lost
+    rival_weight: float = 1.0  # hand reward = my side's change - this x the best other side's; 0 = my side's alone
+    match_moon: bool = False  # the moon is called by the match odds, not the network, at every policy seat (minnesota)
     late_start: float = 0.0  # share of matches begun with each side two hands or less from the target (--start late)
     # --- opponents: probabilities of each kind for the side facing the learner in a new match
     opp_self: float = 0.3  # the current policy (both sides learn)
@@ -108,13 +111,19 @@ def _validate(c: TrainConfig) -> None:
                  "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
         need(getattr(c, name) >= 1, name, "expected a positive integer")
     for name in ("bc_hands", "torch_threads", "time_limit_minutes", "eval_every_minutes", "reward_scale",
-                 "match_reward"):  # fmt: skip
+                 "match_reward", "rival_weight"):  # fmt: skip
         need(getattr(c, name) >= 0, name, "expected zero or more")
     for name in ("eval_matches", "final_eval_matches"):
         need(getattr(c, name) >= 2 and getattr(c, name) % 2 == 0, name, "expected an even number >= 2 (deal pairs)")
     need(0 <= c.late_start <= 1, "late_start", "expected a share from 0 to 1")
     if c.late_start > 0:
         _check_late_start(c)
+    if c.match_moon:
+        need(
+            c.preset in MATCH_MOON_PRESETS,
+            "match_moon",
+            f"the match odds are fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only (expected false)",
+        )
     mix = list(opponent_mix(c).values())
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
@@ -149,6 +158,11 @@ def _validate_schneider(c: TrainConfig) -> None:
     from training.schneider_selfplay import SCHNEIDER_OPPONENT_KINDS
 
     evaluable = [name for name in EVAL_OPPONENTS if name == "fixed" or name in agent_names(SCHNEIDER)]
+    if c.rival_weight != 1.0:
+        raise ValueError(
+            f"training config: rival_weight = {c.rival_weight!r}: {SCHNEIDER}'s round reward is its two players' "
+            "difference, with no weight to set (expected 1.0)"
+        )
 
     for kind, weight in opponent_mix(c).items():
         if weight > 0 and kind not in SCHNEIDER_OPPONENT_KINDS:

@@ -114,7 +114,9 @@ class Trainer:
         self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
                                                      c.reward_scale, fixed_agent=c.fixed_agent,
                                                      match_reward=c.match_reward,
-                                                     late_start=c.late_start)  # fmt: skip
+                                                     late_start=c.late_start,
+                                                     match_moon=c.match_moon,
+                                                     rival_weight=c.rival_weight)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:

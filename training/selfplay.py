@@ -39,8 +39,10 @@ import torch
 
 from agents.base import Agent
 from agents.knowledge import knowledge_from_game
+from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.registry import make_agent
-from agents.rule_bot import RuleAgent
+from agents.rule_bot import RuleAgent, moon_wins_match
+from smear_env.actions import MOON
 from smear_env.game import Game, replay
 from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
@@ -130,7 +132,8 @@ class Collector:
     def __init__(
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
-        fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0,
+        fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0, match_moon: bool = False,
+        rival_weight: float = 1.0,
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
@@ -138,6 +141,10 @@ class Collector:
         self.reward_scale = reward_scale or self.default_reward_scale()
         self.match_reward = match_reward  # +this/-this on the last hand of a match, for its winners/the others
         self.late_start = late_start  # share of new matches begun near the target (late_scores)
+        self.rival_weight = rival_weight  # hand reward: my side's change - this x the best other side's
+        self.match_moon = match_moon  # policy seats' moon calls are the match odds' (as NeuralAgent plays them)
+        if match_moon and rules.name not in MATCH_MOON_PRESETS:
+            raise unfitted_match_moon(rules.name)
         if late_start and not self._plays_to_target():
             raise ValueError(f"late_start = {late_start!r}: {rules.name}'s matches are not played to a target score")
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
@@ -193,9 +200,8 @@ class Collector:
         """The game's scored hands so far, in order (a hand thrown in has none)."""
         return game.hand_results
 
-    @staticmethod
-    def _hand_reward(result: Any, seat: int) -> float:
-        return result.hand_reward(seat)
+    def _hand_reward(self, result: Any, seat: int) -> float:
+        return result.hand_reward(seat, self.rival_weight)
 
     def _note_result(self, m: Match, result: Any) -> None:
         """Bid statistics of the learner's made and set bids."""
@@ -275,7 +281,7 @@ class Collector:
     def _policy_moves(self, idxs: list[int], policy: PolicyFn, record: bool) -> None:
         matches = [self.matches[i] for i in idxs]
         obs = np.stack([m.observer.vector(m.game, m.game.current_player) for m in matches])
-        masks = np.stack([self._action_mask(m.game.legal_mask()) for m in matches]).astype(bool)
+        masks = np.stack([self._action_mask(self._policy_legal(m)) for m in matches]).astype(bool)
         logits, values = policy(obs, masks)
         actions = sample_actions(logits, self.rng)
         if record:
@@ -285,6 +291,20 @@ class Collector:
                 episode.add(obs[k], masks[k], int(actions[k]), float(logps[k]), float(values[k]))
         for i, action in zip(idxs, actions):
             self._apply(i, int(action))
+
+    def _policy_legal(self, m: Match) -> int:
+        """The moves a policy seat chooses among: all legal ones, but under ``match_moon`` the moon is not its call.
+
+        The shipped agent plays the moon by the match odds (``NeuralAgent(match_moon=True)``); training its
+        network under the same calls lets its other moves fit them. A forced moon, or a moon ruled out, is still
+        recorded, with the one-move or moon-less mask the policy saw, so PPO's ratios stay exact.
+        """
+        legal = m.game.legal_mask()
+        moon = 1 << MOON
+        if not self.match_moon or not legal & moon or legal == moon:
+            return legal
+        seat = m.game.current_player
+        return moon if moon_wins_match(knowledge_from_game(m.game, seat, self.rules), self.rules) else legal & ~moon
 
     def _apply(self, i: int, action: int) -> None:
         m = self.matches[i]

@@ -260,6 +260,9 @@ def test_three_teams_score_a_hand_each_side_its_own() -> None:
     assert result.points == {0: 0, 1: 5, 2: 2} and result.made
     assert game.match_scores() == (0, 5, 2)
     assert [result.hand_reward(seat) for seat in range(6)] == [-5.0, 3.0, -3.0, -5.0, 3.0, -3.0]
+    # training's rival_weight: 0 leaves each side's own score change, 0.5 half the best rival's taken off it
+    assert [result.hand_reward(seat, 0.0) for seat in range(3)] == [0.0, 5.0, 2.0]
+    assert [result.hand_reward(seat, 0.5) for seat in range(3)] == [-2.5, 4.0, -0.5]
 
 
 def test_with_three_teams_the_higher_of_two_teams_past_the_target_wins() -> None:
