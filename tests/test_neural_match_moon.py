@@ -20,6 +20,7 @@ from smear_env.actions import MOON
 from smear_env.observation import Observer, action_mask, player_view
 from smear_env.rules import get_rules
 from tests.scripted import new_game, play
+from training.evaluate.run import weights_of
 
 RULES = get_rules("minnesota")
 
@@ -106,3 +107,10 @@ def test_a_checkpoint_path_takes_it_after_its_last_colon():
     ten_point = str(shipped_policy_path("ten_point"))
     with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
         make_agent(f"{ten_point}:match_moon=true", "ten_point")
+
+
+def test_an_evaluation_records_the_moon_calls_beside_the_network():
+    """The same network with and without match_moon plays two games: the JSON's weights entry tells them apart."""
+    on, off = make_agent("neural", "minnesota"), make_agent("neural:match_moon=false", "minnesota")
+    assert weights_of(on) == weights_of(off) + " match_moon" and weights_of(off).endswith(" greedy")
+    assert not weights_of(make_agent("neural", "ten_point")).endswith("match_moon")

@@ -53,11 +53,13 @@ def check_setup(
 
 
 def weights_of(agent: Any) -> str | None:
-    """The network an agent plays and how, as ``<fingerprint> greedy|sampled``; None for a bot without one."""
+    """The network an agent plays and how, as ``<fingerprint> greedy|sampled``, then `` match_moon`` where the
+    match odds call its moons (the same network plays another game then); None for a bot without a network."""
     policy = getattr(agent, "policy", None)
     if policy is None or not hasattr(policy, "fingerprint"):
         return None
-    return f"{policy.fingerprint} {'greedy' if agent.greedy else 'sampled'}"
+    moon = " match_moon" if getattr(agent, "match_moon", False) else ""
+    return f"{policy.fingerprint} {'greedy' if agent.greedy else 'sampled'}{moon}"
 
 
 def evaluate(
