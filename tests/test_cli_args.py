@@ -87,6 +87,7 @@ def configs(tmp_path: Path) -> Path:
     (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00")
     (tmp_path / "unknown.toml").write_text("lerning_rate = 1.0\n")
     (tmp_path / "cuda.toml").write_text('preset = "ten_point"\ninit_from = "no/such/agent.pt"\n')
+    (tmp_path / "comments.toml").write_text("# a stage whose fields were never written\n")
     (tmp_path / "a_file").write_text("x")
     return tmp_path
 
@@ -99,6 +100,7 @@ def configs(tmp_path: Path) -> Path:
         (["--config", "{tmp}/bad.toml"], r"training config file '.*bad.toml' is not valid TOML"),
         (["--config", "{tmp}/binary.toml"], r"is not valid TOML"),
         (["--config", "{tmp}/unknown.toml"], r"unknown field 'lerning_rate'"),
+        (["--config", "{tmp}/comments.toml"], r"'.*comments.toml' names no preset: expected preset = \"<name>\""),
         (["--set", "lr=fast"], r"training config: lr = 'fast': expected a float"),
         (["--set", "lr=inf"], r"training config: lr = inf: expected a finite number"),
         (["--set", "num_games"], r"override 'num_games': expected name=value"),

@@ -255,7 +255,16 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         raise ValueError(f"training config file {str(path)!r} cannot be read: {err.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise ValueError(f"training config file {str(path)!r} is not valid TOML: {err}") from None
-    return config_from_dict({**data, **parse_overrides(overrides or [])})
+    from smear_env import list_presets
+
+    given_fields = {**data, **parse_overrides(overrides or [])}
+    config = config_from_dict(given_fields)
+    if "preset" not in given_fields:  # the default would train ten_point, which a file that forgot it never meant
+        raise ValueError(
+            f'training config file {str(path)!r} names no preset: expected preset = "<name>" in it, or '
+            f"--set preset=<name> (one of {', '.join(list_presets())})"
+        )
+    return config
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
