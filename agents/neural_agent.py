@@ -51,7 +51,7 @@ from agents.base import Agent, Decision
 from agents.knowledge import knowledge_from_view
 from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.rule_bot import moon_wins_match
-from smear_env.actions import MOON
+from smear_env.actions import MOON, PASS
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import Rules
 from smear_env.signature import (
@@ -252,6 +252,13 @@ def _match_moon(rules: AnyRules, asked: bool | None) -> bool:
     return asked
 
 
+def _pass_bias(value: Any) -> float:
+    """A finite number to add to the pass logit; ``ValueError`` for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"pass_bias {value!r} is not a finite number (0 plays the network as trained)")
+    return float(value)
+
+
 class NeuralAgent(Agent):
     """Plays an exported policy (a :class:`Policy` or the path of its ``.npz``) on the rules it was trained for.
 
@@ -261,6 +268,11 @@ class NeuralAgent(Agent):
     positive score and a failed one loses it; the trained networks moon far more than that pays (2026-11-28:
     37 of the second-stage agent's 47 losses in 1000 games against random players ended on its own failed moon;
     docs/results.md, "The moon on minnesota").
+
+    ``pass_bias`` (default: the file's layout ``pass_bias``, else 0) is added to the pass logit wherever
+    passing is legal: a larger one bids only the hands the network prefers by that margin. Networks trained
+    against themselves and the rule bot bid more than pays against search, whose defence sets more bids
+    (docs/results.md, "Passing more against search").
     """
 
     name = "neural"
@@ -273,6 +285,7 @@ class NeuralAgent(Agent):
         seed: int | None = None,
         greedy: bool = True,
         match_moon: bool | None = None,
+        pass_bias: float | None = None,
     ) -> None:
         super().__init__(seed)
         if not isinstance(policy, Policy):
@@ -294,6 +307,7 @@ class NeuralAgent(Agent):
         self.policy = policy
         self.greedy = greedy
         self.match_moon = _match_moon(self.rules, match_moon)
+        self.pass_bias = _pass_bias(policy.layout.get("pass_bias", 0.0) if pass_bias is None else pass_bias)
         self.step = policy.layout.get("step", 0)
         self._possible = possible_actions(self.rules)
         self._num_actions = policy.layout["num_actions"]  # checked against the rules' by differences()
@@ -319,6 +333,8 @@ class NeuralAgent(Agent):
         else:
             obs, mask = observation["observation"], observation["action_mask"]
         logits = self.policy.logits(obs, mask)
+        if self.pass_bias and PASS in legal:
+            logits[PASS] += np.float32(self.pass_bias)
         top = max(float(logits[a]) for a in legal)
         weights = [math.exp(float(logits[a]) - top) for a in legal]
         total = sum(weights)

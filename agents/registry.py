@@ -9,7 +9,7 @@ Anything else that names an existing file is loaded as a trained agent
 (:class:`agents.neural_agent.NeuralAgent`, greedy): an exported ``.npz`` without torch, a
 training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
 the path samples from its policy instead, and options after its last colon set the agent's
-(:data:`PATH_OPTIONS`: ``runs/x.npz:match_moon=false``). ``neural`` is the agent shipped for the
+(:data:`PATH_OPTIONS`: ``runs/x.npz:match_moon=false,pass_bias=1.5``). ``neural`` is the agent shipped for the
 preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it.
 """
 
@@ -123,22 +123,25 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 
-def _shipped_neural(rules: Any, seed: int | None, greedy: bool = True, match_moon: bool | None = None) -> Agent:
+def _shipped_neural(
+    rules: Any, seed: int | None, greedy: bool = True, match_moon: bool | None = None, pass_bias: float | None = None
+) -> Agent:
     """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
 
-    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota; ``NeuralAgent``).
+    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota); ``pass_bias``:
+    added to the pass logit (default: the file's). Both as in ``NeuralAgent``.
     """
     from agents.neural_agent import NeuralAgent
     from agents.shipped import shipped_policy_path
 
-    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy, match_moon)
+    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy, match_moon, pass_bias)
 
 
 _SMEAR_AGENTS["neural"] = _shipped_neural
 
 
 #: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
-PATH_OPTIONS: dict[str, Any] = {"match_moon": None}
+PATH_OPTIONS: dict[str, Any] = {"match_moon": None, "pass_bias": None}
 
 
 def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:
@@ -149,12 +152,14 @@ def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:
     return head, _parse_options(spec, option_text, PATH_OPTIONS)
 
 
-def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, match_moon: bool | None = None) -> Agent:
-    """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory."""
+def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, **options: Any) -> Agent:
+    """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory.
+
+    ``options``: :data:`PATH_OPTIONS`, passed on to ``NeuralAgent``."""
     from agents.neural_agent import NeuralAgent
 
     if Path(path).suffix != ".pt":
-        return NeuralAgent(path, rules, seed, greedy=greedy, match_moon=match_moon)
+        return NeuralAgent(path, rules, seed, greedy=greedy, **options)
     try:
         from training.export import agent_from_checkpoint  # the training layer, with torch: only for a .pt file
     except ImportError as err:
@@ -162,7 +167,7 @@ def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, match_
             f"{path!r} is a training checkpoint and reading one needs {err.name}, which is not installed: "
             f"export it to a torch-free .npz where torch is (smear-rl export {path})"
         ) from None
-    return agent_from_checkpoint(path, rules, seed, greedy, match_moon)
+    return agent_from_checkpoint(path, rules, seed, greedy, **options)
 
 
 def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:

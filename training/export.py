@@ -99,10 +99,11 @@ def agent_from_checkpoint(
     seed: int | None = None,
     greedy: bool = True,
     match_moon: bool | None = None,
+    pass_bias: float | None = None,
 ) -> NeuralAgent:
     """A neural agent playing the checkpoint at ``path``, converted in memory (nothing written)."""
     policy = policy_from_checkpoint(path, rules)
-    agent = NeuralAgent(policy, rules, seed, greedy, match_moon)
+    agent = NeuralAgent(policy, rules, seed, greedy, match_moon, pass_bias)
     agent.path = str(path)
     return agent
 
