@@ -140,6 +140,16 @@ def _shipped_neural(
 _SMEAR_AGENTS["neural"] = _shipped_neural
 
 
+def _shipped_neural_search(rules: Any, seed: int | None, samples: int = 24, time_budget: float = 0.2) -> Agent:
+    """The shipped agent's bids, trump, calls and discards with search's card play (``agents.guided``)."""
+    from agents.guided import NeuralSearchAgent
+
+    return NeuralSearchAgent(_shipped_neural(rules, seed), rules, seed, samples, time_budget)
+
+
+_SMEAR_AGENTS["neural_search"] = _shipped_neural_search
+
+
 #: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
 PATH_OPTIONS: dict[str, Any] = {"match_moon": None, "pass_bias": None}
 

@@ -198,7 +198,10 @@ def test_agent_for_other_rules_fails_clearly() -> None:
 
 
 def test_unknown_agent_name_lists_the_choices() -> None:
-    expected = "unknown agent 'alphago' for ten_point: expected one of bold, neural, random, rule, search, searchbid"
+    expected = (
+        "unknown agent 'alphago' for ten_point: expected one of bold, neural, neural_search, random, rule, search, "
+        "searchbid"
+    )
     with pytest.raises(ValueError, match=expected):
         make_agent("alphago", "ten_point")
 

@@ -212,10 +212,12 @@ def test_presets_and_bots_catalog(client: TestClient) -> None:
     assert target["default"] == 21 and target["type"] == "integer" and "wins" in target["description"]
     follow = next(o for o in presets["minnesota"]["options"] if o["name"] == "follow")
     assert follow["choices"] == ["strict", "follow_or_trump"]
-    names = [b["name"] for b in client.get("/v1/bots", params={"rules": "minnesota"}).json()]
-    assert "neural" in names and "search" in names
+    bots = {b["name"]: b for b in client.get("/v1/bots", params={"rules": "minnesota"}).json()}
+    assert "neural" in bots and "search" in bots
+    assert bots["neural_search"]["search"] and bots["neural_search"]["kind"] == "neural"
+    assert bots["neural_search"]["options"] == {"samples": 24, "time_budget": 0.2}
     house = client.get("/v1/bots", params={"rules": '{"preset": "minnesota", "target_score": 11}'}).json()
-    assert "neural" not in [b["name"] for b in house]
+    assert not {"neural", "neural_search"} & {b["name"] for b in house}
     assert [b["name"] for b in client.get("/v1/bots", params={"rules": "bohemian_schneider"}).json()] == [
         "random",
         "rule",

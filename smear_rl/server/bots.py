@@ -4,7 +4,8 @@
   ``{"preset": name, <option>: <value>, ...}`` with house rules.
 * ``bot``: a name from :func:`agents.registry.agent_names` with options after a
   colon (``"search:samples=48"``), ``"neural"`` for the agent shipped for the
-  preset, or the name of an exported agent the server was started with
+  preset (``"neural_search"``: its bids with search's card play), or the name of
+  an exported agent the server was started with
   (``smear-rl serve --agent mine=runs/x.npz``). Paths are never taken from a
   request: a client cannot make the server read its files.
 
@@ -45,8 +46,10 @@ from smear_rl.server.limits import Settings
 #: bots whose move is a function of the view alone (no RNG, no memory between decisions)
 PURE_BOTS = frozenset({"rule", "bold"})
 #: bots that search (costly): they run in the search pool, capped by the settings
-SEARCH_BOTS = frozenset({"search", "searchbid"})
+SEARCH_BOTS = frozenset({"search", "searchbid", "neural_search"})
 NEURAL = "neural"
+#: bots built on the preset's shipped network: offered only where it was trained for exactly these rules
+SHIPPED_NETWORK_BOTS = (NEURAL, "neural_search")
 
 
 def rules_key(spec: Any) -> str:
@@ -101,8 +104,8 @@ class Bots:
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
         """Every bot name usable on ``rules`` (neural and exported agents only where they fit exactly)."""
-        names = [n for n in agent_names(preset_of(rules)) if n != NEURAL]
-        candidates = [NEURAL] + sorted(self.exported) if isinstance(rules, Rules) else []
+        names = [n for n in agent_names(preset_of(rules)) if n not in SHIPPED_NETWORK_BOTS]
+        candidates = [*SHIPPED_NETWORK_BOTS, *sorted(self.exported)] if isinstance(rules, Rules) else []
         return names + [n for n in candidates if self._fits(n, rules)]
 
     def _fits(self, name: str, rules: Rules) -> bool:
@@ -150,11 +153,12 @@ class Bots:
                 agent = make_agent(info.spec, rules if isinstance(rules, Rules) else SCHNEIDER, seed)
         except ValueError as err:
             raise RequestError(f"bot {info.spec!r}: {err}", "bot") from None
-        if isinstance(agent, SearchAgent):
+        search = agent if isinstance(agent, SearchAgent) else getattr(agent, "search", None)  # neural_search's
+        if isinstance(search, SearchAgent):
             s = self.settings
-            agent.time_budget = min(agent.time_budget, s.search_time_cap)
-            agent.samples = min(agent.samples, s.max_search_samples)
-            agent.bid_samples = min(agent.bid_samples, s.max_bid_samples)
+            search.time_budget = min(search.time_budget, s.search_time_cap)
+            search.samples = min(search.samples, s.max_search_samples)
+            search.bid_samples = min(search.bid_samples, s.max_bid_samples)
         return agent
 
     def describe(self, rules: Rules | SchneiderRules) -> list[dict[str, Any]]:
@@ -162,7 +166,7 @@ class Bots:
         out = []
         for name in self.names(rules):
             options = {"greedy": True} if name in self.exported else agent_options(name, preset_of(rules))
-            kind = "neural" if name == NEURAL or name in self.exported else "bot"
+            kind = "neural" if name in SHIPPED_NETWORK_BOTS or name in self.exported else "bot"
             out.append({"name": name, "kind": kind, "options": options, "search": name in SEARCH_BOTS})
         return out
 

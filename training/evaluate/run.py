@@ -55,14 +55,16 @@ def check_setup(
 def weights_of(agent: Any) -> str | None:
     """The network an agent plays and how, as ``<fingerprint> greedy|sampled``, then `` match_moon`` where the
     match odds call its moons and `` pass_bias=X`` where its pass logit is raised (the same network plays
-    another game then); None for a bot without a network."""
+    another game then), and the agent's name where the network is not all of it (``neural_search``: search
+    plays its cards); None for a bot without a network."""
     policy = getattr(agent, "policy", None)
     if policy is None or not hasattr(policy, "fingerprint"):
         return None
     moon = " match_moon" if getattr(agent, "match_moon", False) else ""
     bias = getattr(agent, "pass_bias", 0.0)
     passing = f" pass_bias={bias:g}" if bias else ""
-    return f"{policy.fingerprint} {'greedy' if agent.greedy else 'sampled'}{moon}{passing}"
+    kind = "" if agent.name == "neural" else f" {agent.name}"
+    return f"{policy.fingerprint} {'greedy' if agent.greedy else 'sampled'}{moon}{passing}{kind}"
 
 
 def evaluate(
