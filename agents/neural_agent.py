@@ -252,10 +252,10 @@ def _match_moon(rules: AnyRules, asked: bool | None) -> bool:
     return asked
 
 
-def _pass_bias(value: Any) -> float:
+def _pass_bias(value: Any, where: str = "pass_bias") -> float:
     """A finite number to add to the pass logit; ``ValueError`` for anything else."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"pass_bias {value!r} is not a finite number (0 plays the network as trained)")
+        raise ValueError(f"{where} {value!r} is not a finite number (0 plays the network as trained)")
     return float(value)
 
 
@@ -270,9 +270,9 @@ class NeuralAgent(Agent):
     docs/results.md, "The moon on minnesota").
 
     ``pass_bias`` (default: the file's layout ``pass_bias``, else 0) is added to the pass logit wherever
-    passing is legal: a larger one bids only the hands the network prefers by that margin. Networks trained
-    against themselves and the rule bot bid more than pays against search, whose defence sets more bids
-    (docs/results.md, "Passing more against search").
+    passing is legal: a larger one bids only the hands the network prefers by that margin, for a user who
+    wants a tighter bidder. Tried as a cure for the agents' losses to search it did not help (they lose the
+    card play, not the auction: docs/results.md, "Passing more against search"), so no shipped file sets one.
     """
 
     name = "neural"
@@ -307,7 +307,12 @@ class NeuralAgent(Agent):
         self.policy = policy
         self.greedy = greedy
         self.match_moon = _match_moon(self.rules, match_moon)
-        self.pass_bias = _pass_bias(policy.layout.get("pass_bias", 0.0) if pass_bias is None else pass_bias)
+        if pass_bias is None:
+            self.pass_bias = _pass_bias(
+                policy.layout.get("pass_bias", 0.0), f"policy {self.path}: its layout's pass_bias"
+            )
+        else:
+            self.pass_bias = _pass_bias(pass_bias)
         self.step = policy.layout.get("step", 0)
         self._possible = possible_actions(self.rules)
         self._num_actions = policy.layout["num_actions"]  # checked against the rules' by differences()

@@ -59,6 +59,13 @@ def test_a_bias_that_is_not_a_finite_number_is_refused(bad):
         agent(bad)
 
 
+def test_a_file_whose_layout_holds_a_bad_bias_is_refused_naming_the_file():
+    policy = load_policy(shipped_policy_path("minnesota"))
+    broken = dataclasses.replace(policy, layout=policy.layout | {"pass_bias": "high"})
+    with pytest.raises(ValueError, match="its layout's pass_bias 'high' is not a finite number"):
+        NeuralAgent(broken, RULES)
+
+
 def test_the_eval_record_names_it():
     fingerprint = load_policy(shipped_policy_path("minnesota")).fingerprint
     assert weights_of(agent(0.0)) == f"{fingerprint} greedy"
