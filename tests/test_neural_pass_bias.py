@@ -1,8 +1,8 @@
 """The neural agent's ``pass_bias``: a number added to the pass logit wherever passing is legal.
 
-A network trained against itself and the rule bot bids more than pays against a stronger defence;
-a positive bias makes it bid only the hands it prefers to passing by that margin, and leaves every
-other decision (trump, discards, card play) as the network plays it.
+A positive bias makes the agent bid only the hands it prefers to passing by that margin, and leaves
+every other decision (trump, discards, card play) as the network plays it. (Tried against search, it
+did not help: docs/results.md, "Passing more against search"; the option is for a tighter bidder.)
 """
 
 from __future__ import annotations
