@@ -136,3 +136,22 @@ def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_pat
     (tmp_path / "junk.npz").write_bytes(b"not a labels file")
     with pytest.raises(ValueError, match="junk.npz' is not a labels file written by training.distill"):
         load_labels([str(tmp_path / "junk.npz")])
+
+
+def test_against_another_opponent_only_the_students_card_plays_are_labelled(tmp_path: Path) -> None:
+    job = LabelJob(STUDENT, CHEAP_TEACHER, seed=3, max_hands=2, opponent="rule")
+    labels = collect_labels(job, matches=2, workers=1, progress=False)
+    assert labels.student.all()  # the rule bot's positions are not the student's: none recorded
+    assert labels.labelled.any() and (~labels.labelled).any()  # its card plays labelled, its bids kept
+    for values, mask in zip(labels.values[labels.labelled], labels.masks[labels.labelled]):
+        assert set(np.flatnonzero(~np.isnan(values))) == set(np.flatnonzero(mask))
+    distill.main([STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, "--opponent", "rule",
+                  "--matches", "2", "--epochs", "1", "--holdout", "0", "--workers", "1"])  # fmt: skip
+    record = load_checkpoint(tmp_path / "run" / "agent.pt", make_agent("rule", "ten_point").rules)["distill"]
+    assert record["opponent"] == "rule" and record["teacher"] == CHEAP_TEACHER
+
+
+def test_an_unknown_opponent_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, "--opponent", "nosuch"]
+    assert_refused(distill.main, argv, capsys, "--opponent 'nosuch': unknown agent 'nosuch' for ten_point")
+    assert not (tmp_path / "run").exists()

@@ -63,6 +63,7 @@ class LabelJob:
     teacher: str  # registry spec of the search bot that labels (and plays the other side)
     seed: int
     max_hands: int = 60  # a labelling match still running after this many deals is cut short
+    opponent: str = ""  # registry spec of the other side; "" = the teacher, whose own card plays are labelled too
 
 
 @dataclass
@@ -124,23 +125,33 @@ def _teacher(spec: str, rules: Any, seed: int) -> SearchAgent:
 
 
 class LabelRunner:
-    """Plays labelling matches, the student's side against the teacher's, and records every decision."""
+    """Plays labelling matches, the student's side against the teacher's (or another opponent's), and records
+    every decision.
+
+    Against the teacher both sides' card plays are labelled. Against another
+    opponent only the student's are: those are the positions the student meets
+    there (DAgger), which matches against search alone do not show it.
+    """
 
     def __init__(self, job: LabelJob) -> None:
         self.job = job
         data = load_checkpoint(job.student)
         self.rules = checkpoint_rules(data)
         self.student = agent_from_checkpoint(job.student, self.rules)
-        # one teacher per seat, as in an evaluation: a search bot keeps its bid's plan (trump, first lead)
+        # one bot per seat, as in an evaluation: a search bot keeps its bid's plan (trump, first lead)
         # until it names trump, and a partner bidding after it with the same object would overwrite it
-        self.teachers = [_teacher(job.teacher, self.rules, 0) for _ in range(self.rules.num_players)]
+        self.against_teacher = not job.opponent
+        self.others = [
+            _teacher(job.teacher, self.rules, 0) if self.against_teacher else make_agent(job.opponent, self.rules, 0)
+            for _ in range(self.rules.num_players)
+        ]
         self.labeller = _teacher(job.teacher, self.rules, 0)
 
     def match(self, index: int) -> Labels:
         """Match ``index``: the student's teams are role A of an evaluation's game ``index`` (they alternate)."""
         r = self.rules
         seed = derive_seed("distill", self.job.seed, index)
-        for k, bot in enumerate((self.student, self.labeller, *self.teachers)):
+        for k, bot in enumerate((self.student, self.labeller, *self.others)):
             bot.reset(derive_seed("distill-agent", self.job.seed, index, k))
         game = Game(r, seed=seed, dealer=index % r.num_players)
         observer = IncrementalObserver(r.num_players)
@@ -156,7 +167,7 @@ class LabelRunner:
             view = player_view(game, seat)
             obs = observer.vector(game, seat)
             mask = action_mask(legal).astype(bool)
-            if game.phase == PLAY and game.trump >= 0:
+            if game.phase == PLAY and game.trump >= 0 and (is_student or self.against_teacher):
                 k = knowledge_from_view(view, r)
                 values = self.labeller.play_values(k)
                 if values is not None:
@@ -169,7 +180,7 @@ class LabelRunner:
                         continue
             elif is_student:
                 rows.append((obs, mask, np.full(A.NUM_ACTIONS, np.nan, dtype=np.float32), True))
-            bot = self.student if is_student else self.teachers[seat]
+            bot = self.student if is_student else self.others[seat]
             game.apply(bot.act(view, {"observation": obs, "action_mask": mask.astype(np.int8)}))
         if not rows:
             return _no_labels(observation_size(r.num_players))
@@ -177,6 +188,14 @@ class LabelRunner:
         return Labels(
             np.stack(obs), np.stack(masks), np.stack(values), np.array(student), np.full(len(rows), index, np.int32)
         )
+
+
+def _opponent(spec: str, rules: Any) -> None:
+    """Build the opponent once, so an unknown bot or a checkpoint for other rules fails before any labelling."""
+    try:
+        make_agent(spec, rules, 0)
+    except ValueError as err:
+        raise ValueError(f"--opponent {spec!r}: {err}") from None
 
 
 def _no_labels(size: int) -> Labels:
@@ -375,6 +394,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
     p.add_argument("--matches", type=int, default=100, help="labelling matches against the teacher")
+    p.add_argument(
+        "--opponent",
+        default="",
+        help="agent spec of the other side in the labelling matches, e.g. rule "
+        "(default: the teacher); only the student's card plays are labelled then",
+    )
     p.add_argument("--labels", nargs="+", help="labels.npz files of earlier runs to fit on (no labelling)")
     p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
@@ -430,6 +455,8 @@ def main(argv: list[str] | None = None) -> None:
         else:
             labels = None
             _teacher(args.teacher, rules, 0)
+            if args.opponent:
+                _opponent(args.opponent, rules)
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
@@ -437,8 +464,8 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     if labels is None:
         started = time.perf_counter()
-        labels = collect_labels(LabelJob(args.student, args.teacher, args.seed), args.matches,
-                                args.workers or os.cpu_count() or 1)  # fmt: skip
+        job = LabelJob(args.student, args.teacher, args.seed, opponent=args.opponent)
+        labels = collect_labels(job, args.matches, args.workers or os.cpu_count() or 1)
         labels.save(out / "labels.npz")
         print(f"labelled {int(labels.labelled.sum())} of {len(labels.obs)} decisions in "
               f"{(time.perf_counter() - started) / 60:.1f} min: {out / 'labels.npz'}")  # fmt: skip
@@ -455,6 +482,8 @@ def main(argv: list[str] | None = None) -> None:
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
+    if args.opponent and not args.labels:
+        source["opponent"] = args.opponent
     payload["distill"] = {
         "student": args.student, **source, "seed": args.seed, "matches": int(labels.match.max()) + 1,
         "decisions": len(labels.obs), "labelled": int(labels.labelled.sum()), **asdict(fit_config), **report,
