@@ -155,3 +155,57 @@ def test_an_unknown_opponent_is_refused_before_any_work(tmp_path: Path, capsys: 
     argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", CHEAP_TEACHER, "--opponent", "nosuch"]
     assert_refused(distill.main, argv, capsys, "--opponent 'nosuch': unknown agent 'nosuch' for ten_point")
     assert not (tmp_path / "run").exists()
+
+
+ROLLOUT_JOB = LabelJob(STUDENT, "rollout:samples=2", seed=5, max_hands=2, opponent="rule")
+
+
+def test_a_rollout_teacher_values_every_legal_card_and_leaves_the_game_as_it_was() -> None:
+    import random
+
+    from agents.knowledge import knowledge_from_view
+    from smear_env.game import PLAY, Game
+    from smear_env.observation import player_view
+    from training.export import policy_from_checkpoint
+    from training.rollout_teacher import RolloutTeacher
+
+    policy = policy_from_checkpoint(STUDENT)
+    teacher = RolloutTeacher(policy, 4, samples=3, seed=1)
+    game, rng = Game("ten_point", seed=7), random.Random(2)
+    valued = 0
+    while valued < 5:
+        legal = game.legal_mask()
+        if game.phase == PLAY and game.trump >= 0 and legal & (legal - 1):
+            k = knowledge_from_view(player_view(game, game.current_player), game.rules)
+            history, hands = list(game.history), list(game.hands)
+            values = teacher.play_values(game, k)
+            assert values is not None and {A.PLAY_BASE + c for c in values} == set(k.legal)
+            assert all(-30 <= v <= 30 for v in values.values())  # a hand's score change less the other side's
+            assert game.history == history and game.hands == hands and game.legal_mask() == legal
+            valued += 1
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_rollout_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
+    labels = collect_labels(ROLLOUT_JOB, matches=2, workers=1, progress=False)
+    assert labels.student.all() and labels.labelled.any()
+    again = collect_labels(ROLLOUT_JOB, matches=2, workers=2, progress=False)
+    for name in Labels.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
+
+
+@pytest.mark.parametrize(
+    ("teacher", "message"),
+    [
+        ("rollout", "teacher 'rollout' plays no side of its own: name the labelling matches' other side"),
+        ("rollout:samples=0", "teacher 'rollout:samples=0': option 'samples=0' is not samples=N with N at least 1"),
+        ("rollout:depth=2", "teacher 'rollout:depth=2': option 'depth=2' is not samples=N"),
+    ],
+)
+def test_a_bad_rollout_teacher_is_refused_before_any_work(
+    teacher: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flags = [] if teacher == "rollout" else ["--opponent", "rule"]
+    argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", teacher, *flags]
+    assert_refused(distill.main, argv, capsys, message)
+    assert not (tmp_path / "run").exists()

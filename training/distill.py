@@ -53,6 +53,7 @@ from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
 from training.export import agent_from_checkpoint
+from training.rollout_teacher import RolloutTeacher, parse_rollout_spec
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,9 @@ class Labels:
 
 
 def _teacher(spec: str, rules: Any, seed: int) -> SearchAgent:
+    if parse_rollout_spec(spec) is not None:
+        raise ValueError(f"teacher {spec!r} plays no side of its own: name the labelling matches' other side "
+                         "with --opponent (rule, search, or the student's own file for self-play)")  # fmt: skip
     bot = make_agent(spec, rules, seed)
     if not isinstance(bot, SearchAgent):
         raise ValueError(f"teacher {spec!r} has no per-card values to teach: expected a search bot (e.g. 'search')")
@@ -145,7 +149,11 @@ class LabelRunner:
             _teacher(job.teacher, self.rules, 0) if self.against_teacher else make_agent(job.opponent, self.rules, 0)
             for _ in range(self.rules.num_players)
         ]
-        self.labeller = _teacher(job.teacher, self.rules, 0)
+        samples = parse_rollout_spec(job.teacher)
+        if samples is None:
+            self.labeller: SearchAgent | RolloutTeacher = _teacher(job.teacher, self.rules, 0)
+        else:
+            self.labeller = RolloutTeacher(self.student.policy, self.rules.num_players, samples)
 
     def match(self, index: int) -> Labels:
         """Match ``index``: the student's teams are role A of an evaluation's game ``index`` (they alternate)."""
@@ -169,7 +177,8 @@ class LabelRunner:
             mask = action_mask(legal).astype(bool)
             if game.phase == PLAY and game.trump >= 0 and (is_student or self.against_teacher):
                 k = knowledge_from_view(view, r)
-                values = self.labeller.play_values(k)
+                labeller = self.labeller
+                values = labeller.play_values(k) if isinstance(labeller, SearchAgent) else labeller.play_values(game, k)
                 if values is not None:
                     row = np.full(A.NUM_ACTIONS, np.nan, dtype=np.float32)
                     for card, value in values.items():
@@ -392,7 +401,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
-    p.add_argument("--teacher", default="search", help="search bot spec that labels, e.g. search:samples=48")
+    p.add_argument(
+        "--teacher",
+        default="search",
+        help="search bot spec that labels, e.g. search:samples=48; or "
+        "rollout:samples=N, the student's own play-outs (needs --opponent)",
+    )
     p.add_argument("--matches", type=int, default=100, help="labelling matches against the teacher")
     p.add_argument(
         "--opponent",
@@ -454,9 +468,10 @@ def main(argv: list[str] | None = None) -> None:
             _check_labels_fit(labels, data)
         else:
             labels = None
-            _teacher(args.teacher, rules, 0)
             if args.opponent:
                 _opponent(args.opponent, rules)
+            if parse_rollout_spec(args.teacher) is None or not args.opponent:
+                _teacher(args.teacher, rules, 0)
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:
