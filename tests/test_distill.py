@@ -209,3 +209,13 @@ def test_a_bad_rollout_teacher_is_refused_before_any_work(
     argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", teacher, *flags]
     assert_refused(distill.main, argv, capsys, message)
     assert not (tmp_path / "run").exists()
+
+
+def test_label_regret_measures_each_network_on_every_labelled_decision(labels: Labels, tmp_path: Path) -> None:
+    from tests.file_modules import ROOT, load_module
+
+    label_regret = load_module(ROOT / "scripts" / "label_regret.py")
+    labels.save(tmp_path / "labels.npz")
+    measured = label_regret.measure(str(tmp_path / "labels.npz"), [STUDENT])
+    expected = agreement(network_from_checkpoint(load_checkpoint(STUDENT)).eval(), labels)
+    assert measured == {STUDENT: expected} and 0 < expected["agreement"] <= 1
