@@ -18,7 +18,13 @@ are saved (``labels.npz``) so the fitting can be redone with other settings
 (``--labels``). Every match's seed depends on ``(seed, match)`` only, so the
 labels do not depend on the worker count, and they are exactly reproducible
 when the teacher stops at its sample count rather than its time budget
-(``search:time_budget=...`` large)::
+(``search:time_budget=...`` large).
+
+Two variations: ``--opponent`` plays the labelling matches against another
+agent (the rule bot, the student itself), labelling the student's card plays
+only; ``--teacher rollout:samples=N`` values each card by the student's own
+play-outs instead of search's (:mod:`training.rollout_teacher`). On ``schmier``
+neither made a network that plays search better (docs/results.md). Usage::
 
     smear-rl distill checkpoints/ten_point.pt --matches 200 --out runs/distill
     smear-rl evaluate runs/distill/agent.pt search --preset ten_point --matches 200
@@ -61,7 +67,7 @@ class LabelJob:
     """What every labelling match shares; sent to each worker once."""
 
     student: str  # checkpoint path of the agent that learns
-    teacher: str  # registry spec of the search bot that labels (and plays the other side)
+    teacher: str  # registry spec of the search bot that labels (and plays the other side), or rollout:samples=N
     seed: int
     max_hands: int = 60  # a labelling match still running after this many deals is cut short
     opponent: str = ""  # registry spec of the other side; "" = the teacher, whose own card plays are labelled too
