@@ -186,6 +186,34 @@ def test_a_rollout_teacher_values_every_legal_card_and_leaves_the_game_as_it_was
         game.apply(rng.choice(game.legal_actions()))
 
 
+def test_a_rollout_teachers_opponents_play_the_other_sides_of_its_play_outs() -> None:
+    import dataclasses
+    import random
+
+    from agents.knowledge import knowledge_from_view
+    from smear_env.game import PLAY, Game
+    from smear_env.observation import player_view
+    from training.export import policy_from_checkpoint
+    from training.rollout_teacher import RolloutTeacher
+
+    policy = policy_from_checkpoint(STUDENT)
+    worst = dataclasses.replace(policy, head=(-policy.head[0], -policy.head[1]))  # plays its least liked card
+    game, rng, differ = Game("ten_point", seed=7), random.Random(2), 0
+    for _ in range(400):
+        legal = game.legal_mask()
+        if game.is_over:
+            break
+        if game.phase == PLAY and game.trump >= 0 and legal & (legal - 1):
+            k = knowledge_from_view(player_view(game, game.current_player), game.rules)
+            own = RolloutTeacher(policy, 4, samples=2, seed=1).play_values(game, k)
+            same = RolloutTeacher(policy, 4, samples=2, seed=1, opponents=policy).play_values(game, k)
+            other = RolloutTeacher(policy, 4, samples=2, seed=1, opponents=worst).play_values(game, k)
+            assert own == same
+            differ += own != other
+        game.apply(rng.choice(game.legal_actions()))
+    assert differ > 0
+
+
 def test_rollout_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
     labels = collect_labels(ROLLOUT_JOB, matches=2, workers=1, progress=False)
     assert labels.student.all() and labels.labelled.any()
@@ -198,8 +226,10 @@ def test_rollout_labels_are_the_students_own_and_reproducible_whatever_the_worke
     ("teacher", "message"),
     [
         ("rollout", "teacher 'rollout' plays no side of its own: name the labelling matches' other side"),
-        ("rollout:samples=0", "teacher 'rollout:samples=0': option 'samples=0' is not samples=N with N at least 1"),
+        ("rollout:samples=0", r"teacher 'rollout:samples=0': option 'samples=0' is not samples=N \(N at least 1\)"),
         ("rollout:depth=2", "teacher 'rollout:depth=2': option 'depth=2' is not samples=N"),
+        ("rollout:opponents=rule", "opponents='rule': expected a network file"),
+        ("rollout:opponents=nope.npz", "opponents='nope.npz': .*does not exist"),
     ],
 )
 def test_a_bad_rollout_teacher_is_refused_before_any_work(

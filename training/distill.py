@@ -48,6 +48,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from agents.knowledge import knowledge_from_view
+from agents.neural_agent import NeuralAgent, Policy
 from agents.registry import make_agent
 from agents.search_bot import SearchAgent, best_card
 from smear_env import actions as A
@@ -59,7 +60,7 @@ from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
 from training.export import agent_from_checkpoint
-from training.rollout_teacher import RolloutTeacher, parse_rollout_spec
+from training.rollout_teacher import RolloutSpec, RolloutTeacher, parse_rollout_spec
 
 
 @dataclass(frozen=True)
@@ -155,11 +156,12 @@ class LabelRunner:
             _teacher(job.teacher, self.rules, 0) if self.against_teacher else make_agent(job.opponent, self.rules, 0)
             for _ in range(self.rules.num_players)
         ]
-        samples = parse_rollout_spec(job.teacher)
-        if samples is None:
+        rollout = parse_rollout_spec(job.teacher)
+        if rollout is None:
             self.labeller: SearchAgent | RolloutTeacher = _teacher(job.teacher, self.rules, 0)
         else:
-            self.labeller = RolloutTeacher(self.student.policy, self.rules.num_players, samples)
+            opponents = _rollout_opponents(rollout, self.rules)
+            self.labeller = RolloutTeacher(self.student.policy, self.rules.num_players, rollout.samples, 0, opponents)
 
     def match(self, index: int) -> Labels:
         """Match ``index``: the student's teams are role A of an evaluation's game ``index`` (they alternate)."""
@@ -203,6 +205,19 @@ class LabelRunner:
         return Labels(
             np.stack(obs), np.stack(masks), np.stack(values), np.array(student), np.full(len(rows), index, np.int32)
         )
+
+
+def _rollout_opponents(rollout: RolloutSpec, rules: Any) -> Policy | None:
+    """The network the other sides play in the play-outs (None: the student's own)."""
+    if not rollout.opponents:
+        return None
+    try:
+        agent = make_agent(rollout.opponents, rules, 0)
+    except ValueError as err:
+        raise ValueError(f"rollout teacher's opponents={rollout.opponents!r}: {err}") from None
+    if not isinstance(agent, NeuralAgent):
+        raise ValueError(f"rollout teacher's opponents={rollout.opponents!r}: expected a network file (.pt or .npz)")
+    return agent.policy
 
 
 def _opponent(spec: str, rules: Any) -> None:
@@ -476,8 +491,11 @@ def main(argv: list[str] | None = None) -> None:
             labels = None
             if args.opponent:
                 _opponent(args.opponent, rules)
-            if parse_rollout_spec(args.teacher) is None or not args.opponent:
+            rollout = parse_rollout_spec(args.teacher)
+            if rollout is None or not args.opponent:
                 _teacher(args.teacher, rules, 0)
+            else:
+                _rollout_opponents(rollout, rules)
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
     except ValueError as err:

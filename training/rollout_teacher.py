@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,28 +37,43 @@ from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import Observer, action_mask
 
-ROLLOUT = "rollout"  # the teacher spec's name: "rollout" or "rollout:samples=8"
+ROLLOUT = "rollout"  # the teacher spec's name: "rollout", "rollout:samples=8" or "rollout:opponents=x.npz"
 
 
-def parse_rollout_spec(spec: str) -> int | None:
-    """Samples asked by a ``rollout[:samples=N]`` teacher spec; None when the spec names another teacher."""
+@dataclass(frozen=True)
+class RolloutSpec:
+    """What a ``rollout[:samples=N][,opponents=FILE]`` teacher spec asks for."""
+
+    samples: int = 8  # sampled deals per card
+    opponents: str = ""  # network file the other sides play in the play-outs; "" = the student's own
+
+
+def parse_rollout_spec(spec: str) -> RolloutSpec | None:
+    """The rollout teacher ``spec`` asks for; None when it names another teacher."""
     name, _, options = spec.partition(":")
     if name != ROLLOUT:
         return None
-    samples = 8
+    samples, opponents = RolloutSpec.samples, RolloutSpec.opponents
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
-        if key != "samples" or not value.isdigit() or int(value) < 1:
-            raise ValueError(f"teacher {spec!r}: option {option!r} is not samples=N with N at least 1")
-        samples = int(value)
-    return samples
+        if key == "samples" and value.isdigit() and int(value) >= 1:
+            samples = int(value)
+        elif key == "opponents" and value:
+            opponents = value
+        else:
+            raise ValueError(f"teacher {spec!r}: option {option!r} is not samples=N (N at least 1) or opponents=FILE")
+    return RolloutSpec(samples, opponents)
 
 
 class RolloutTeacher:
-    """Each legal card's mean hand value over sampled deals, the rest of the hand played by ``policy``."""
+    """Each legal card's mean hand value over sampled deals, the rest of the hand played by ``policy`` on the
+    player's side and by ``opponents`` (default: ``policy``) on the others."""
 
-    def __init__(self, policy: Policy, num_players: int, samples: int, seed: int = 0) -> None:
+    def __init__(
+        self, policy: Policy, num_players: int, samples: int, seed: int = 0, opponents: Policy | None = None
+    ) -> None:
         self.policy = policy
+        self.opponents = opponents or policy
         self.observer = Observer(num_players)
         self.samples = samples
         self.rng = random.Random(seed)
@@ -86,6 +102,7 @@ class RolloutTeacher:
     def _play_out(self, world: Game, seat: int, card: int) -> float:
         game = _light_clone(world)
         hands_before = len(game.hand_results)
+        mine = game.sides[seat]
         game.apply(A.PLAY_BASE + card)
         while len(game.hand_results) == hands_before:
             legal = game.legal_mask()
@@ -94,7 +111,8 @@ class RolloutTeacher:
                 continue
             player = game.current_player
             mask = action_mask(legal)
-            logits = self.policy.logits(self.observer.vector(game, player), mask)
+            policy = self.policy if game.sides[player] == mine else self.opponents
+            logits = policy.logits(self.observer.vector(game, player), mask)
             game.apply(int(np.argmax(logits)))
         return game.hand_results[hands_before].hand_reward(seat)
 
