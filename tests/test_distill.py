@@ -214,6 +214,25 @@ def test_a_rollout_teachers_opponents_play_the_other_sides_of_its_play_outs() ->
     assert differ > 0
 
 
+def test_a_sampled_world_seats_the_called_partner_by_who_holds_the_card_in_it() -> None:
+    import random
+
+    from smear_env.game import PLAY, Game
+    from training.rollout_teacher import sampled_world
+
+    game, rng = Game("ten_point_5p", seed=1), random.Random(0)
+    while not (game.phase == PLAY and game.called_card >= 0 and game.partner not in (-1, game.bidder)):
+        game.apply(rng.choice(game.legal_actions()))
+    card, real, bidder = game.called_card, game.partner, game.bidder
+    other = next(s for s in range(5) if s not in (real, bidder))
+    hands = list(game.hands)
+    hands[real], hands[other] = hands[other], hands[real]  # the called card now lies with another seat
+    world = sampled_world(game, hands)
+    assert world.partner == other and world.hands[other] >> card & 1
+    assert world.sides[other] == world.sides[bidder] != world.sides[real]
+    assert game.partner == real and game.hands[real] >> card & 1  # the real game is as it was
+
+
 def test_rollout_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
     labels = collect_labels(ROLLOUT_JOB, matches=2, workers=1, progress=False)
     assert labels.student.all() and labels.labelled.any()

@@ -93,9 +93,7 @@ class RolloutTeacher:
             hands = sample_hands(k, self.rng)
             if hands is None:
                 break
-            world = _light_clone(game)
-            world.hands = list(hands)
-            world._legal = -1  # the cached legal mask was of the real hands
+            world = sampled_world(game, hands)
             for move in moves:
                 totals[move] += self._play_out(world, k.seat, move)
             done += 1
@@ -117,6 +115,26 @@ class RolloutTeacher:
             logits = policy.logits(self.observer.vector(game, player), mask)
             game.apply(int(np.argmax(logits)))
         return game.hand_results[hands_before].hand_reward(seat)
+
+
+def sampled_world(game: Game, hands: list[int]) -> Game:
+    """A copy of ``game`` with ``hands`` (card masks, one per seat) in place of the real ones.
+
+    Under a called partner whose card is not yet played the partner is whoever
+    holds that card in these hands (or nobody), as the engine seats it at the
+    call: the real one is hidden from the seat the deals were sampled for.
+    """
+    world = _light_clone(game)
+    world.hands = list(hands)
+    world._legal = -1  # the cached legal mask was of the real hands
+    card = world.called_card
+    if card >= 0 and not any(played >> card & 1 for played in world.played):
+        holders = [s for s in range(world.num_players) if world.hands[s] >> card & 1]
+        world.partner = holders[0] if holders else -1
+        world.sides = list(world.teams)
+        if world.partner >= 0:
+            world.sides[world.partner] = world.sides[world.bidder]
+    return world
 
 
 def _light_clone(game: Game) -> Game:
