@@ -19,8 +19,8 @@ rollout:samples=N[,opponents=FILE]``): what it improves against is whatever
 plays the other seats in its play-outs.
 
 The cost is a clone of the game and a played-out hand per legal card and sample:
-about 60 ms a label on ``schmier`` with 8 samples, less than the 12-sample search
-teacher's 90.
+about 40 ms a label on ``schmier`` with 8 samples in self-play labelling (60
+matches, 5 k labels, in 3.2 to 3.7 minutes of one core).
 """
 
 from __future__ import annotations
