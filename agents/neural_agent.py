@@ -22,6 +22,12 @@ array              what
 ``hidden.K.bias``    float32 ``[out]``
 ``policy.weight``  float32 ``[last hidden, num_actions]``; ``policy.bias``
 ``value.weight``   float32 ``[last hidden, 1]``; ``value.bias`` (the value head)
+``card.*``         only with ``card_head`` in the layout (``{"features": F, "width": W,
+                   "size": K}``): ``card.phi0`` ``[F, W]``, ``card.phi1`` ``[W, K]``,
+                   ``card.g`` ``[last hidden, K]``, ``card.bias`` ``[K, 1]`` (weight and
+                   bias each). Card ``c``'s play logit gains ``g(h) . phi(f_c) + bias(phi(f_c))``,
+                   ``h`` the last hidden layer, ``f_c`` its features (``agents.card_features``),
+                   ``phi`` = ``phi1(relu(phi0(f)))``
 =================  =============================================================
 
 A file of observation layout 1 (the shipped agents) is upgraded as it is read
@@ -48,10 +54,11 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
+from agents.card_features import CARD_FEATURES, card_features
 from agents.knowledge import knowledge_from_view
 from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.rule_bot import moon_wins_match
-from smear_env.actions import MOON, PASS
+from smear_env.actions import MOON, PASS, PLAY_BASE
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import Rules
 from smear_env.signature import (
@@ -81,6 +88,8 @@ class Policy:
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]  # hidden layers: (weight [in, out], bias [out])
     head: tuple[np.ndarray, np.ndarray]  # policy head
     value_head: tuple[np.ndarray, np.ndarray]
+    #: the card head's layers (card.phi0, card.phi1, card.g, card.bias), or none: see agents.card_features
+    card_head: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], where: str = "policy") -> Policy:
@@ -124,12 +133,14 @@ class Policy:
             raise ValueError(f"{where}: the layout needs integer observation_size and num_actions")
         layers = tuple(pair(f"hidden.{k}", widths[k], widths[k + 1]) for k in range(len(hidden)))
         head = pair("policy", widths[-1], layout["num_actions"])
-        return upgraded(cls(layout, layers, head, pair("value", widths[-1], 1)))
+        card_head = _card_head(layout, widths[-1], pair, where)
+        return upgraded(cls(layout, layers, head, pair("value", widths[-1], 1), card_head))
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The arrays :meth:`from_arrays` reads (what ``np.savez`` writes)."""
         arrays: dict[str, np.ndarray] = {"layout": np.array(json.dumps(self.layout, sort_keys=True))}
         named = [(f"hidden.{k}", layer) for k, layer in enumerate(self.layers)]
+        named += list(zip(CARD_HEAD_NAMES, self.card_head))
         for name, (weight, bias) in [*named, ("policy", self.head), ("value", self.value_head)]:
             arrays[f"{name}.weight"], arrays[f"{name}.bias"] = weight, bias
         return arrays
@@ -150,7 +161,7 @@ class Policy:
         shipped copy, are one match-up; this is how the pool tells (``training.pool``).
         """
         digest = hashlib.sha256()
-        named = [*self.layers, self.head, self.value_head]
+        named = [*self.layers, self.head, self.value_head, *self.card_head]
         for array in (part for pair in named for part in pair):
             digest.update(f"{array.dtype.str}{array.shape}".encode())
             digest.update(np.ascontiguousarray(array).tobytes())
@@ -171,7 +182,17 @@ class Policy:
     def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Masked logits for one observation vector or a batch ``[B, obs]`` (illegal actions at -1e9)."""
         weight, bias = self.head
-        return np.where(mask != 0, self._trunk(obs) @ weight + bias, ILLEGAL_LOGIT)
+        trunk = self._trunk(obs)
+        out = trunk @ weight + bias
+        if self.card_head:
+            out[..., PLAY_BASE:] += self._card_term(obs, trunk)
+        return np.where(mask != 0, out, ILLEGAL_LOGIT)
+
+    def _card_term(self, obs: np.ndarray, trunk: np.ndarray) -> np.ndarray:
+        """What the card head adds to each card's play logit (training.model.CardHeadNet.forward)."""
+        (w0, b0), (w1, b1), (wg, bg), (wb, bb) = self.card_head
+        codes = np.maximum(card_features(obs, self.rules) @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
+        return (codes * (trunk @ wg + bg)[..., None, :]).sum(-1) + (codes @ wb + bb)[..., 0]
 
     def value(self, obs: np.ndarray) -> np.ndarray:
         """The value head: the seat's expected hand reward as training scaled it, per observation."""
@@ -184,6 +205,31 @@ class Policy:
             return signature_differences(self.layout, rules)
         except (ValueError, TypeError, KeyError) as err:
             return [f"its recorded game and rules do not load ({err})"]
+
+
+#: the card head's arrays in a policy file, in the order Policy.card_head keeps them
+CARD_HEAD_NAMES = ("card.phi0", "card.phi1", "card.g", "card.bias")
+
+
+def _card_head(layout: dict[str, Any], last: int, pair: Any, where: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The card head's layers when the layout names one (sizes checked), else none."""
+    head = layout.get("card_head")
+    if not head:
+        return ()
+    if (
+        not isinstance(head, dict)
+        or head.get("features") != CARD_FEATURES
+        or not all(isinstance(head.get(k), int) and head[k] > 0 for k in ("width", "size"))
+    ):
+        raise ValueError(
+            f"{where}: card_head {head!r} is not {{'features': {CARD_FEATURES}, 'width': W, 'size': K}} "
+            "(positive integers)"
+        )
+    if layout.get("game", DEFAULT_GAME) != DEFAULT_GAME:
+        raise ValueError(f"{where}: a card head reads Smear's observation; this file is for {layout['game']!r}")
+    width, size = head["width"], head["size"]
+    shapes = ((CARD_FEATURES, width), (width, size), (last, size), (size, 1))
+    return tuple(pair(name, rows, cols) for name, (rows, cols) in zip(CARD_HEAD_NAMES, shapes, strict=True))
 
 
 def upgraded(policy: Policy) -> Policy:
@@ -213,7 +259,7 @@ def upgraded(policy: Policy) -> Policy:
     wide[:old] = weight
     wide.setflags(write=False)
     layout = layout | {"observation_version": OBSERVATION_VERSION, "observation_size": new, "upgraded_from": 1}
-    return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head)
+    return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head, policy.card_head)
 
 
 def load_policy(path: str | Path) -> Policy:

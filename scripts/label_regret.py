@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import argparse
 
-from training.checkpoint import load_checkpoint, network_from_checkpoint
-from training.distill import agreement, load_labels
+from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint
+from training.distill import agreement, load_labels, with_card_features
 
 
 def measure(labels_path: str, checkpoints: list[str]) -> dict[str, dict[str, float]]:
     """Each checkpoint's agreement and regret on every labelled decision of ``labels_path``."""
     labels = load_labels([labels_path])
-    return {path: agreement(network_from_checkpoint(load_checkpoint(path)).eval(), labels) for path in checkpoints}
+    out = {}
+    for path in checkpoints:
+        data = load_checkpoint(path)
+        net = network_from_checkpoint(data).eval()
+        out[path] = agreement(net, with_card_features(net, labels, checkpoint_rules(data)))
+    return out
 
 
 def main() -> None:

@@ -36,7 +36,7 @@ from smear_env.signature import (
     signature_differences,
 )
 from smear_env.version import code_version
-from training.model import PolicyValueNet
+from training.model import CARD_HEAD, CardHeadNet, PolicyValueNet
 
 CHECKPOINT_FORMAT = "smear-rl-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -170,7 +170,12 @@ def checkpoint_rules(data: dict[str, Any]) -> AnyRules:
 
 def network_from_checkpoint(data: dict[str, Any]) -> PolicyValueNet:
     """The checkpoint's network with its trained weights, in eval mode."""
-    net = PolicyValueNet(data["observation_size"], data["num_actions"], data["hidden"])
+    if data.get("card_head"):
+        if data["card_head"] != CARD_HEAD:
+            raise ValueError(f"checkpoint card head {data['card_head']!r} is not this version's {CARD_HEAD!r}")
+        net: PolicyValueNet = CardHeadNet(data["observation_size"], data["num_actions"], data["hidden"])
+    else:
+        net = PolicyValueNet(data["observation_size"], data["num_actions"], data["hidden"])
     try:
         net.load_state_dict(data["model"])
     except (RuntimeError, KeyError) as err:

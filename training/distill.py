@@ -60,6 +60,7 @@ from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
 from training.export import agent_from_checkpoint
+from training.model import CARD_HEAD, CardHeadNet, card_head_input
 from training.rollout_teacher import RolloutSpec, RolloutTeacher, parse_rollout_spec
 
 
@@ -398,6 +399,13 @@ def fit(
     return report | {"held_out_decisions": float(test.labelled.sum())}
 
 
+def with_card_features(net: torch.nn.Module, labels: Labels, rules: Any) -> Labels:
+    """``labels`` as ``net`` reads them: a card-head network gets each card's features appended."""
+    if not isinstance(net, CardHeadNet):
+        return labels
+    return Labels(card_head_input(labels.obs, rules), labels.masks, labels.values, labels.student, labels.match)
+
+
 def _frozen_copy(net: torch.nn.Module) -> torch.nn.Module:
     import copy
 
@@ -439,6 +447,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label-only", action="store_true", help="write labels.npz and stop (fit later with --labels)")
     p.add_argument("--seed", type=int, default=0, help="seed of the labelling matches and of the minibatch order")
     p.add_argument("--workers", type=int_at_least(1), default=None, help="labelling processes (default: every core)")
+    p.add_argument(
+        "--card-head",
+        action="store_true",
+        help="fit a student with a card head (each card scored by one shared function of its features; "
+        "agents/card_features.py); a student that has one keeps it",
+    )
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
     return p
@@ -511,6 +525,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.label_only:
             return
     net = network_from_checkpoint(data).train()
+    if args.card_head and not isinstance(net, CardHeadNet):
+        net = CardHeadNet.from_plain(net, args.seed)
+    labels = with_card_features(net, labels, rules)
     try:
         report = fit(net, labels, fit_config, args.seed)
     except ValueError as err:
@@ -520,6 +537,8 @@ def main(argv: list[str] | None = None) -> None:
     training_state = ("format", "format_version", "model", "optimizer", "pool", "training_state", "state", "evaluation")
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    if isinstance(net, CardHeadNet):
+        payload["card_head"] = CARD_HEAD
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
     if args.opponent and not args.labels:
         source["opponent"] = args.opponent

@@ -40,6 +40,7 @@ RECORDED = (
     "num_actions",
     "preset",
     "hidden",
+    "card_head",
     "step",
     "update",
     "train_minutes",
@@ -47,6 +48,10 @@ RECORDED = (
     "distill",
     "evaluation",
 )
+
+
+#: the card head's layers: name in the policy file -> name in the torch network (training.model.CardHeadNet)
+CARD_HEAD_ARRAYS = {"card.phi0": "card_phi.0", "card.phi1": "card_phi.2", "card.g": "card_g", "card.bias": "card_bias"}
 
 
 def policy_from_checkpoint(path: str | Path, rules: Rules | None = None) -> Policy:
@@ -84,6 +89,9 @@ def _convert_checkpoint(path: str, size: int, mtime_ns: int, rules: Rules | None
         out[f"hidden.{k}.bias"] = arrays[f"trunk.{index}.bias"]
     for head in ("policy", "value"):
         out[f"{head}.weight"], out[f"{head}.bias"] = arrays[f"{head}.weight"].T.copy(), arrays[f"{head}.bias"]
+    for name, index in CARD_HEAD_ARRAYS.items():  # the card head's, when it has one
+        if f"{index}.weight" in arrays:
+            out[f"{name}.weight"], out[f"{name}.bias"] = arrays[f"{index}.weight"].T.copy(), arrays[f"{index}.bias"]
     return Policy.from_arrays(out, str(path))
 
 

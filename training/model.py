@@ -12,6 +12,11 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.card_features import CARD_FEATURES, card_features
+from smear_env.actions import PLAY_BASE
+from smear_env.cards import NUM_CARDS
+from smear_env.rules import Rules
+
 ILLEGAL_LOGIT = -1e9  # added in place of an illegal action's logit (finite, so no NaN in the loss)
 
 
@@ -44,6 +49,55 @@ class PolicyValueNet(nn.Module):
         x = self.trunk(obs)
         logits = self.policy(x).masked_fill(mask == 0, ILLEGAL_LOGIT)
         return logits, self.value(x).squeeze(-1)
+
+
+#: the card head's sizes: hidden width of its shared card encoder, and of the code it shares with the trunk
+CARD_HEAD = {"features": CARD_FEATURES, "width": 64, "size": 32}
+
+
+class CardHeadNet(PolicyValueNet):
+    """The MLP plus a card head: each card's play logit gains ``g(trunk) . phi(its features)``, one
+    function for all 54 cards (``agents.card_features`` says why).
+
+    It reads the observation with each card's features appended (:func:`card_head_input`), computed
+    once per vector rather than inside every forward pass. The head starts at zero, so a card-head
+    network made from a plain one (:meth:`from_plain`) plays exactly as it did.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], seed: int = 0) -> None:
+        super().__init__(obs_size, num_actions, hidden, seed)
+        width, size = CARD_HEAD["width"], CARD_HEAD["size"]
+        gen = torch.Generator().manual_seed(seed + 1)
+        self.card_phi = nn.Sequential(nn.Linear(CARD_FEATURES, width), nn.ReLU(), nn.Linear(width, size))
+        self.card_g = nn.Linear(self.policy.in_features, size)
+        self.card_bias = nn.Linear(size, 1)
+        for layer in (self.card_phi[0], self.card_phi[2]):
+            nn.init.orthogonal_(layer.weight, gain=2**0.5, generator=gen)
+            nn.init.zeros_(layer.bias)
+        for layer in (self.card_g, self.card_bias):
+            nn.init.zeros_(layer.weight)
+            nn.init.zeros_(layer.bias)
+
+    @classmethod
+    def from_plain(cls, net: PolicyValueNet, seed: int = 0) -> CardHeadNet:
+        """``net`` with a card head that adds nothing yet (the same logits and values)."""
+        out = cls(net.obs_size, net.num_actions, net.hidden, seed)
+        out.load_state_dict(net.state_dict(), strict=False)
+        return out
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x, cards = obs[:, : self.obs_size], obs[:, self.obs_size :].reshape(len(obs), NUM_CARDS, CARD_FEATURES)
+        h = self.trunk(x)
+        codes = self.card_phi(cards)  # [B, 54, size]
+        card_term = (codes * self.card_g(h)[:, None, :]).sum(-1) + self.card_bias(codes).squeeze(-1)
+        logits = self.policy(h)
+        logits = torch.cat([logits[:, :PLAY_BASE], logits[:, PLAY_BASE:] + card_term], dim=1)
+        return logits.masked_fill(mask == 0, ILLEGAL_LOGIT), self.value(h).squeeze(-1)
+
+
+def card_head_input(obs: np.ndarray, rules: Rules) -> np.ndarray:
+    """Observation vectors ``[B, obs]`` with each card's features appended: what a :class:`CardHeadNet` reads."""
+    return np.concatenate([obs, card_features(obs, rules).reshape(len(obs), -1)], axis=1)
 
 
 def sample_actions(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -160,6 +160,11 @@ class Trainer:
                 f"training config: init_from {path!r}: its network reads {data['observation_size']} inputs "
                 f"({data['rules'].get('num_players')} players), {self.rules.name} needs {self.net.obs_size}"
             )
+        if data.get("card_head"):
+            raise ValueError(
+                f"training config: init_from {path!r} has a card head (smear-rl distill --card-head), which PPO "
+                "does not train yet; start from the checkpoint it was distilled from"
+            )
         if list(data["hidden"]) != list(self.config.hidden):
             raise ValueError(
                 f"training config: init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "

@@ -1,0 +1,137 @@
+"""What each card in my hand would do now, read off a Smear observation vector: inputs of the card head.
+
+Why: a network's policy head gives each card its own row of weights, so what it
+learns about one card (it wins the trick, it is the highest left in its suit)
+does not carry to the other 53. Fitted to search's card play on `pitch_smudge`,
+such a network memorised 28 k labelled decisions and gave up as many points on
+held-out ones as before; the same network with a head that scores every card
+by one shared function of these features halved the gap (docs/results.md, "A
+card head"). Everything here is a function of the observation and the rules, so
+the layout stays as it is and a front end feeds the same vector.
+
+Features of card ``c`` (zeros for cards not in my hand, and outside card play):
+
+====  ==============================================================
+0     in my hand (1)
+1     a trump
+2     a joker that is not a trump (plays to any trick, wins none it cannot)
+3     played now, it would win the trick on the table
+4     of the suit led
+5     my side is winning the trick on the table
+6     I lead (the table is empty)
+7     its rank: place among the trumps (0 highest), else rank / 12
+8     game points it carries / 10
+9     a point card of its own (Jack, Jick, a joker, the trump Three or Two)
+10    nobody else can hold a higher card of its effective suit
+11    unseen cards above it in its effective suit / 6
+12    unseen cards of its effective suit / 13
+13    my cards of its effective suit / 6
+14    game points on the table / 10
+====  ==============================================================
+
+"Unseen": not in my hand, not played, not among what I know is out of play.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from smear_env.cards import JOKER1, JOKER2, NUM_CARDS, cards_of, mask_of
+from smear_env.game import PLAY
+from smear_env.observation import layout
+from smear_env.rules import Rules
+from smear_env.scoring import CARD_VALUES
+from smear_env.trump import JOKER_POWER, TrumpTable, trump_table
+
+#: features per card (the table above)
+CARD_FEATURES = 15
+
+
+@functools.lru_cache(maxsize=16)
+def _offsets(num_players: int) -> dict[str, int]:
+    return {name: start for name, start, _ in layout(num_players)}
+
+
+def _deck_mask(rules: Rules) -> int:
+    return mask_of(rules.deck)
+
+
+def _mask(row: np.ndarray, start: int) -> int:
+    """A card block of the vector as a bit mask."""
+    return int.from_bytes(np.packbits(row[start : start + NUM_CARDS] > 0, bitorder="little").tobytes(), "little")
+
+
+def card_features(obs: np.ndarray, rules: Rules) -> np.ndarray:
+    """``[54, CARD_FEATURES]`` for one observation vector, ``[B, 54, CARD_FEATURES]`` for a batch."""
+    rows = np.atleast_2d(np.asarray(obs, dtype=np.float32))
+    out = np.zeros((len(rows), NUM_CARDS, CARD_FEATURES), np.float32)
+    off = _offsets(rules.num_players)
+    for i, row in enumerate(rows):
+        trump = row[off["trump"] : off["trump"] + 4]
+        if row[off["phase"] + PLAY] and trump.any():
+            _fill(out[i], row, off, rules, trump_table(rules, int(trump.argmax())))
+    return out if np.ndim(obs) == 2 else out[0]
+
+
+def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], rules: Rules, table: TrumpTable) -> None:
+    n = rules.num_players
+    hand = _mask(row, off["hand"])
+    played = [_mask(row, off[f"played[{k}]"]) for k in range(n)]
+    seen = hand | _mask(row, off["out_of_play"]) | _mask(row, off["my_discards"])
+    for cards in played:
+        seen |= cards
+    unseen = _deck_mask(rules) & ~seen
+    power, suit = table.power, table.effective_suit
+    best, led, mine_winning, on_table = _trick_state(row, off, n, played, table)
+    point_cards = {table.jack, table.jick, table.three, table.two, JOKER1, JOKER2}
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        card = low.bit_length() - 1
+        strength, own_suit = power[card], suit[card]
+        is_trump = own_suit == table.trump
+        same_suit = table.suit_masks[own_suit] if 0 <= own_suit < 4 else 0
+        above = sum(1 for c in cards_of(unseen & same_suit) if power[c] > strength)
+        f = out[card]
+        f[0], f[1], f[2] = 1.0, is_trump, strength >= JOKER_POWER and not is_trump
+        if best >= 0:
+            f[3] = (own_suit == led or strength >= JOKER_POWER) and strength > best
+            f[4] = own_suit == led
+        f[5], f[6] = mine_winning, best < 0
+        f[7] = table.order.index(card) / len(table.order) if is_trump else (card % 13) / 12 if card < 52 else 0.0
+        f[8] = CARD_VALUES[card] / 10
+        f[9] = card in point_cards
+        f[10], f[11] = above == 0, above / 6
+        f[12] = (unseen & same_suit).bit_count() / 13
+        f[13] = (hand & same_suit).bit_count() / 6
+        f[14] = on_table / 10
+
+
+def _trick_state(
+    row: np.ndarray, off: dict[str, int], n: int, played: list[int], table: TrumpTable
+) -> tuple[int, int, float, int]:
+    """(power of the card winning the trick, -1 if it is empty; its led suit; 1.0 if my side holds it;
+    game points on the table), read off the leader and each seat's played cards."""
+    trick = _mask(row, off["trick"])
+    leader = row[off["leader"] : off["leader"] + n]
+    best, led, mine, points = -1, -1, 0.0, 0
+    if not trick or not leader.any():
+        return best, led, mine, points
+    side = row[off["my_side"] : off["my_side"] + n]
+    first = int(leader.argmax())
+    for step in range(n):
+        seat = (first + step) % n
+        here = trick & played[seat]
+        if not here:
+            break
+        card = here.bit_length() - 1
+        strength = table.power[card]
+        if step == 0:
+            led = table.effective_suit[card]
+        if (table.effective_suit[card] == led or strength >= JOKER_POWER) and strength > best:
+            best, mine = strength, float(side[seat])
+        points += CARD_VALUES[card]
+    return best, led, mine, points

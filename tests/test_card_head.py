@@ -1,0 +1,126 @@
+"""The card head: a network that scores every card by one shared function of its features.
+
+It starts as the plain network it was made from, plays the same in torch and in the torch-free
+policy file, is fitted by ``smear-rl distill --card-head``, and is refused where it cannot go.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.neural_agent import Policy, load_policy  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from smear_env.game import PLAY, Game  # noqa: E402
+from smear_env.observation import Observer, layout  # noqa: E402
+from smear_env.rules import get_rules  # noqa: E402
+from tests.test_training import tiny_config  # noqa: E402
+from training import distill  # noqa: E402
+from training.checkpoint import load_checkpoint, network_from_checkpoint, save_checkpoint  # noqa: E402
+from training.distill import LabelJob, collect_labels  # noqa: E402
+from training.evaluate import evaluate  # noqa: E402
+from training.export import policy_from_checkpoint  # noqa: E402
+from training.model import CARD_HEAD, CardHeadNet, card_head_input  # noqa: E402
+from training.ppo import Trainer  # noqa: E402
+
+STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
+RULES = get_rules("ten_point")
+
+
+def vectors(hands: int = 2) -> np.ndarray:
+    """Every seat's observation at every decision of a few hands of random play (card play included)."""
+    game, observer, rng, out = Game(RULES, seed=7), Observer(4), np.random.default_rng(7), []
+    while len(game.deals) <= hands and not game.is_over:
+        out.append(observer.vector(game, game.current_player))
+        game.apply(int(rng.choice(game.legal_actions())))
+    return np.stack(out)
+
+
+@pytest.fixture(scope="module")
+def card_head_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ten_point.pt with a card head of random, non-zero weights."""
+    data = load_checkpoint(STUDENT)
+    net = CardHeadNet.from_plain(network_from_checkpoint(data))
+    gen = torch.Generator().manual_seed(3)
+    with torch.no_grad():
+        for name, param in net.named_parameters():
+            if name.startswith("card_"):
+                param.copy_(torch.randn(param.shape, generator=gen) * 0.3)
+    path = tmp_path_factory.mktemp("card") / "agent.pt"
+    save_checkpoint(path, {**data, "model": net.state_dict(), "card_head": CARD_HEAD})
+    return path
+
+
+def torch_logits(net: torch.nn.Module, obs: np.ndarray) -> np.ndarray:
+    mask = torch.ones(len(obs), net.num_actions, dtype=torch.bool)
+    inputs = card_head_input(obs, RULES) if isinstance(net, CardHeadNet) else obs
+    with torch.no_grad():
+        return net(torch.from_numpy(inputs), mask)[0].numpy()
+
+
+def test_a_new_card_head_changes_nothing() -> None:
+    plain = network_from_checkpoint(load_checkpoint(STUDENT))
+    obs = vectors()
+    np.testing.assert_array_equal(torch_logits(CardHeadNet.from_plain(plain), obs), torch_logits(plain, obs))
+
+
+def test_the_policy_file_plays_what_the_torch_network_plays(card_head_checkpoint: Path, tmp_path: Path) -> None:
+    net = network_from_checkpoint(load_checkpoint(card_head_checkpoint))
+    assert isinstance(net, CardHeadNet)
+    obs = vectors()
+    expected = torch_logits(net, obs)
+    policy = policy_from_checkpoint(card_head_checkpoint)
+    assert policy.layout["card_head"] == CARD_HEAD and len(policy.card_head) == 4
+    mask = np.ones((len(obs), net.num_actions), np.int8)
+    np.testing.assert_allclose(policy.logits(obs, mask), expected, atol=1e-4)
+    np.testing.assert_allclose(policy.logits(obs[-1], mask[-1]), expected[-1], atol=1e-4)  # one vector, unbatched
+    plain = torch_logits(network_from_checkpoint(load_checkpoint(STUDENT)), obs)
+    playing = obs[:, dict((name, start) for name, start, _ in layout(4))["phase"] + PLAY] == 1
+    assert playing.any() and not np.allclose(expected[playing], plain[playing], atol=1e-3)  # the head does act
+    saved = load_policy(policy.save(tmp_path / "card.npz"))
+    assert saved.fingerprint == policy.fingerprint
+    np.testing.assert_array_equal(saved.logits(obs, mask), policy.logits(obs, mask))
+
+
+def test_a_card_head_agent_plays_legal_matches(card_head_checkpoint: Path) -> None:
+    assert evaluate(str(card_head_checkpoint), "rule", "ten_point", 2, seed=0, workers=1).a.games == 2
+
+
+def test_a_policy_file_with_a_card_head_of_other_sizes_is_refused(card_head_checkpoint: Path) -> None:
+    arrays = policy_from_checkpoint(card_head_checkpoint).to_arrays()
+    layout = json.loads(str(arrays["layout"][()]))
+    for head, message in [({**CARD_HEAD, "size": 16}, "card.phi1 has shapes"),
+                          ({**CARD_HEAD, "features": 3}, "card_head .* is not")]:  # fmt: skip
+        bad = {**arrays, "layout": np.array(json.dumps({**layout, "card_head": head}))}
+        with pytest.raises(ValueError, match=message):
+            Policy.from_arrays(bad, "bad.npz")
+    del arrays["card.g.weight"]
+    with pytest.raises(ValueError, match="'card.g.weight' is missing"):
+        Policy.from_arrays(arrays, "bad.npz")
+
+
+def test_ppo_refuses_to_start_from_a_card_head(card_head_checkpoint: Path, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="has a card head .* which PPO does not train yet"):
+        Trainer(tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], bc_hands=0), tmp_path / "ft")
+
+
+def test_distill_fits_a_card_head_and_records_it(tmp_path: Path) -> None:
+    job = LabelJob(STUDENT, "search:samples=2,time_budget=30,bid_by=rule", seed=3, max_hands=2)
+    collect_labels(job, matches=2, workers=1, progress=False).save(tmp_path / "labels.npz")
+    out = tmp_path / "run"
+    distill.main([STUDENT, "--card-head", "--out", str(out), "--labels", str(tmp_path / "labels.npz"),
+                  "--epochs", "2", "--holdout", "0", "--seed", "1"])  # fmt: skip
+    data = load_checkpoint(out / "agent.pt", RULES)
+    assert data["card_head"] == CARD_HEAD
+    net = network_from_checkpoint(data)
+    assert isinstance(net, CardHeadNet) and any(p.abs().sum() > 0 for p in net.card_g.parameters())
+    assert make_agent(str(out / "agent.pt"), "ten_point", 0).policy.card_head  # the agent plays with its head
+    again = tmp_path / "again"  # a card-head student keeps its head without the flag
+    distill.main([str(out / "agent.pt"), "--out", str(again), "--labels", str(tmp_path / "labels.npz"),
+                  "--epochs", "1", "--holdout", "0"])  # fmt: skip
+    assert load_checkpoint(again / "agent.pt")["card_head"] == CARD_HEAD
