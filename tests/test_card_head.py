@@ -1,7 +1,7 @@
 """The card head: a network that scores every card by one shared function of its features.
 
 It starts as the plain network it was made from, plays the same in torch and in the torch-free
-policy file, is fitted by ``smear-rl distill --card-head``, and is refused where it cannot go.
+policy file, is fitted by ``smear-rl distill --card-head``; PPO starts from its network without it.
 """
 
 from __future__ import annotations
@@ -104,9 +104,15 @@ def test_a_policy_file_with_a_card_head_of_other_sizes_is_refused(card_head_chec
         Policy.from_arrays(arrays, "bad.npz")
 
 
-def test_ppo_refuses_to_start_from_a_card_head(card_head_checkpoint: Path, tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="has a card head .* which PPO does not train yet"):
-        Trainer(tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], bc_hands=0), tmp_path / "ft")
+def test_ppo_from_a_card_head_starts_from_its_network_without_the_head(
+    card_head_checkpoint: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trainer = Trainer(tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], bc_hands=0), tmp_path / "ft")
+    assert not isinstance(trainer.net, CardHeadNet)
+    saved = load_checkpoint(card_head_checkpoint)["model"]
+    for name, weights in trainer.net.state_dict().items():
+        assert torch.equal(weights, saved[name]), name
+    assert "its card head is left out" in capsys.readouterr().err
 
 
 def test_distill_fits_a_card_head_and_records_it(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -160,17 +161,17 @@ class Trainer:
                 f"training config: init_from {path!r}: its network reads {data['observation_size']} inputs "
                 f"({data['rules'].get('num_players')} players), {self.rules.name} needs {self.net.obs_size}"
             )
-        if data.get("card_head"):
-            raise ValueError(
-                f"training config: init_from {path!r} has a card head (smear-rl distill --card-head), which PPO "
-                "does not train yet; start from the checkpoint it was distilled from"
-            )
         if list(data["hidden"]) != list(self.config.hidden):
             raise ValueError(
                 f"training config: init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
                 f"this config has {list(self.config.hidden)}; set hidden to match"
             )
-        self.net.load_state_dict(data["model"])
+        state = data["model"]
+        if data.get("card_head"):  # PPO trains the plain network: start from the card-head agent's MLP alone
+            state = {name: weights for name, weights in state.items() if not name.startswith("card_")}
+            print(f"init_from {path}: its card head is left out (PPO does not train one); "
+                  "its network starts from the rest", file=sys.stderr)  # fmt: skip
+        self.net.load_state_dict(state)
 
     def _restore(self, data: dict[str, Any], where: str) -> None:
         """Continue the run saved in ``data``: weights, optimizer, counters, RNG, snapshot pool, matches in flight."""
