@@ -44,7 +44,7 @@ from smear_env.game import PLAY
 from smear_env.observation import layout
 from smear_env.rules import Rules
 from smear_env.scoring import CARD_VALUES
-from smear_env.trump import JOKER_POWER, TrumpTable, trump_table
+from smear_env.trump import JOKER_POWER, TrumpTable, beats, trick_winner, trump_table
 
 #: features per card (the table above)
 CARD_FEATURES = 15
@@ -53,10 +53,6 @@ CARD_FEATURES = 15
 @functools.lru_cache(maxsize=16)
 def _offsets(num_players: int) -> dict[str, int]:
     return {name: start for name, start, _ in layout(num_players)}
-
-
-def _deck_mask(rules: Rules) -> int:
-    return mask_of(rules.deck)
 
 
 def _mask(row: np.ndarray, start: int) -> int:
@@ -69,23 +65,27 @@ def card_features(obs: np.ndarray, rules: Rules) -> np.ndarray:
     rows = np.atleast_2d(np.asarray(obs, dtype=np.float32))
     out = np.zeros((len(rows), NUM_CARDS, CARD_FEATURES), np.float32)
     off = _offsets(rules.num_players)
+    deck = mask_of(rules.deck)
     for i, row in enumerate(rows):
         trump = row[off["trump"] : off["trump"] + 4]
         if row[off["phase"] + PLAY] and trump.any():
-            _fill(out[i], row, off, rules, trump_table(rules, int(trump.argmax())))
+            _fill(out[i], row, off, rules.num_players, deck, trump_table(rules, int(trump.argmax())))
     return out if np.ndim(obs) == 2 else out[0]
 
 
-def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], rules: Rules, table: TrumpTable) -> None:
-    n = rules.num_players
+def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: int, table: TrumpTable) -> None:
     hand = _mask(row, off["hand"])
     played = [_mask(row, off[f"played[{k}]"]) for k in range(n)]
     seen = hand | _mask(row, off["out_of_play"]) | _mask(row, off["my_discards"])
     for cards in played:
         seen |= cards
-    unseen = _deck_mask(rules) & ~seen
+    unseen = deck & ~seen
     power, suit = table.power, table.effective_suit
-    best, led, mine_winning, on_table = _trick_state(row, off, n, played, table)
+    plays = _trick_plays(row, off, n, played)
+    if plays:
+        winner, best = trick_winner(plays, table)
+        led, mine_winning = suit[plays[0][1]], float(row[off["my_side"] + winner])
+    on_table = sum(CARD_VALUES[card] for _, card in plays)
     point_cards = {table.jack, table.jick, table.three, table.two, JOKER1, JOKER2}
     rest = hand
     while rest:
@@ -98,10 +98,9 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], rules: Rules, t
         above = sum(1 for c in cards_of(unseen & same_suit) if power[c] > strength)
         f = out[card]
         f[0], f[1], f[2] = 1.0, is_trump, strength >= JOKER_POWER and not is_trump
-        if best >= 0:
-            f[3] = (own_suit == led or strength >= JOKER_POWER) and strength > best
-            f[4] = own_suit == led
-        f[5], f[6] = mine_winning, best < 0
+        if plays:
+            f[3], f[4], f[5] = beats(card, best, led, table), own_suit == led, mine_winning
+        f[6] = not plays
         f[7] = table.order.index(card) / len(table.order) if is_trump else (card % 13) / 12 if card < 52 else 0.0
         f[8] = CARD_VALUES[card] / 10
         f[9] = card in point_cards
@@ -111,28 +110,19 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], rules: Rules, t
         f[14] = on_table / 10
 
 
-def _trick_state(
-    row: np.ndarray, off: dict[str, int], n: int, played: list[int], table: TrumpTable
-) -> tuple[int, int, float, int]:
-    """(power of the card winning the trick, -1 if it is empty; its led suit; 1.0 if my side holds it;
-    game points on the table), read off the leader and each seat's played cards."""
+def _trick_plays(row: np.ndarray, off: dict[str, int], n: int, played: list[int]) -> list[tuple[int, int]]:
+    """The trick on the table as (relative seat, card) in play order, read off the leader and each seat's
+    played cards (the form ``smear_env.trump.trick_winner`` reads)."""
     trick = _mask(row, off["trick"])
     leader = row[off["leader"] : off["leader"] + n]
-    best, led, mine, points = -1, -1, 0.0, 0
+    plays: list[tuple[int, int]] = []
     if not trick or not leader.any():
-        return best, led, mine, points
-    side = row[off["my_side"] : off["my_side"] + n]
+        return plays
     first = int(leader.argmax())
     for step in range(n):
         seat = (first + step) % n
         here = trick & played[seat]
         if not here:
             break
-        card = here.bit_length() - 1
-        strength = table.power[card]
-        if step == 0:
-            led = table.effective_suit[card]
-        if (table.effective_suit[card] == led or strength >= JOKER_POWER) and strength > best:
-            best, mine = strength, float(side[seat])
-        points += CARD_VALUES[card]
-    return best, led, mine, points
+        plays.append((seat, here.bit_length() - 1))
+    return plays
