@@ -28,7 +28,16 @@ Features of card ``c`` (zeros for cards not in my hand, and outside card play):
 12    unseen cards of its effective suit / 13
 13    my cards of its effective suit / 6
 14    game points on the table / 10
+15    seats of other sides still to play to this trick after me / 3
+16    it would take the trick now (or leads it) and no unseen card can take it from it
+17    my side is winning the trick on the table and no unseen card can take it
 ====  ==============================================================
+
+Features 15 to 17 came a day after the rest: a head reads the first 15 or all 18
+(:data:`CARD_FEATURE_SETS`), so a file made with 15 plays as it did. They say what
+a six-seat game needs, where a card that wins the trick now often loses it to one
+of three seats still to play: whether the trick is safe, which is when Smear puts
+points on a partner's trick.
 
 "Unseen": not in my hand, not played, not among what I know is out of play.
 """
@@ -47,7 +56,9 @@ from smear_env.scoring import CARD_VALUES
 from smear_env.trump import JOKER_POWER, TrumpTable, beats, trick_winner, trump_table
 
 #: features per card (the table above)
-CARD_FEATURES = 15
+CARD_FEATURES = 18
+#: how many of them a card head may read: the first 15 (heads made before features 15 to 17), or all
+CARD_FEATURE_SETS = (15, CARD_FEATURES)
 
 
 @functools.lru_cache(maxsize=16)
@@ -60,8 +71,10 @@ def _mask(row: np.ndarray, start: int) -> int:
     return int.from_bytes(np.packbits(row[start : start + NUM_CARDS] > 0, bitorder="little").tobytes(), "little")
 
 
-def card_features(obs: np.ndarray, rules: Rules) -> np.ndarray:
-    """``[54, CARD_FEATURES]`` for one observation vector, ``[B, 54, CARD_FEATURES]`` for a batch."""
+def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> np.ndarray:
+    """``[54, count]`` for one observation vector, ``[B, 54, count]`` for a batch: the first ``count`` features."""
+    if count not in CARD_FEATURE_SETS:
+        raise ValueError(f"card features: {count!r} of them is not one of the sets {CARD_FEATURE_SETS}")
     rows = np.atleast_2d(np.asarray(obs, dtype=np.float32))
     out = np.zeros((len(rows), NUM_CARDS, CARD_FEATURES), np.float32)
     off = _offsets(rules.num_players)
@@ -70,6 +83,7 @@ def card_features(obs: np.ndarray, rules: Rules) -> np.ndarray:
         trump = row[off["trump"] : off["trump"] + 4]
         if row[off["phase"] + PLAY] and trump.any():
             _fill(out[i], row, off, rules.num_players, deck, trump_table(rules, int(trump.argmax())))
+    out = out[..., :count]
     return out if np.ndim(obs) == 2 else out[0]
 
 
@@ -86,6 +100,9 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         winner, best = trick_winner(plays, table)
         led, mine_winning = suit[plays[0][1]], float(row[off["my_side"] + winner])
     on_table = sum(CARD_VALUES[card] for _, card in plays)
+    rivals = _rivals_after(row, off, n, len(plays))
+    threat = _Threat(unseen, table)
+    trick_safe = bool(plays) and bool(mine_winning) and threat.cannot_beat(best, led, rivals)
     point_cards = {table.jack, table.jick, table.three, table.two, JOKER1, JOKER2}
     rest = hand
     while rest:
@@ -108,6 +125,34 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         f[12] = (unseen & same_suit).bit_count() / 13
         f[13] = (hand & same_suit).bit_count() / 6
         f[14] = on_table / 10
+        takes = beats(card, best, led, table) if plays else True
+        f[15] = rivals / 3
+        f[16] = takes and threat.cannot_beat(card, led if plays else own_suit, rivals)
+        f[17] = trick_safe
+
+
+def _rivals_after(row: np.ndarray, off: dict[str, int], n: int, played_before_me: int) -> int:
+    """Seats of other sides that play to this trick after me: relative seats 1 onwards, up to the trick's end."""
+    side = row[off["my_side"] : off["my_side"] + n]
+    return sum(1 for seat in range(1, n - played_before_me) if not side[seat])
+
+
+class _Threat:
+    """The strongest unseen card that could take a trick of each led suit (the rule of ``trump.beats``)."""
+
+    def __init__(self, unseen: int, table: TrumpTable) -> None:
+        self.power, self.suit = table.power, table.effective_suit
+        self.cards = [(self.power[c], self.suit[c]) for c in cards_of(unseen)]
+        self.top: dict[int, int] = {}
+
+    def strongest(self, led: int) -> int:
+        if led not in self.top:
+            self.top[led] = max((p for p, s in self.cards if p >= JOKER_POWER or s == led), default=-1)
+        return self.top[led]
+
+    def cannot_beat(self, card: int, led: int, rivals: int) -> bool:
+        """No seat of another side after me can take ``card``'s trick with a card it might hold."""
+        return rivals == 0 or self.power[card] >= self.strongest(led)
 
 
 def _trick_plays(row: np.ndarray, off: dict[str, int], n: int, played: list[int]) -> list[tuple[int, int]]:

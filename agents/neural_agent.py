@@ -26,8 +26,8 @@ array              what
                    "size": K}``): ``card.phi0`` ``[F, W]``, ``card.phi1`` ``[W, K]``,
                    ``card.g`` ``[last hidden, K]``, ``card.bias`` ``[K, 1]`` (weight and
                    bias each). Card ``c``'s play logit gains ``g(h) . phi(f_c) + bias(phi(f_c))``,
-                   ``h`` the last hidden layer, ``f_c`` its features (``agents.card_features``),
-                   ``phi`` = ``phi1(relu(phi0(f)))``
+                   ``h`` the last hidden layer, ``f_c`` its first ``F`` features
+                   (``agents.card_features``: F is 15 or 18), ``phi`` = ``phi1(relu(phi0(f)))``
 =================  =============================================================
 
 A file of observation layout 1 (the shipped agents) is upgraded as it is read
@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent, Decision
-from agents.card_features import CARD_FEATURES, card_features
+from agents.card_features import CARD_FEATURE_SETS, card_features
 from agents.knowledge import knowledge_from_view
 from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.rule_bot import moon_wins_match
@@ -191,7 +191,8 @@ class Policy:
     def _card_term(self, obs: np.ndarray, trunk: np.ndarray) -> np.ndarray:
         """What the card head adds to each card's play logit (training.model.CardHeadNet.forward)."""
         (w0, b0), (w1, b1), (wg, bg), (wb, bb) = self.card_head
-        codes = np.maximum(card_features(obs, self.rules) @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
+        features = card_features(obs, self.rules, len(w0))
+        codes = np.maximum(features @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
         return (codes * (trunk @ wg + bg)[..., None, :]).sum(-1) + (codes @ wb + bb)[..., 0]
 
     def value(self, obs: np.ndarray) -> np.ndarray:
@@ -218,17 +219,17 @@ def _card_head(layout: dict[str, Any], last: int, pair: Any, where: str) -> tupl
         return ()
     if (
         not isinstance(head, dict)
-        or head.get("features") != CARD_FEATURES
+        or head.get("features") not in CARD_FEATURE_SETS
         or not all(isinstance(head.get(k), int) and head[k] > 0 for k in ("width", "size"))
     ):
+        sets = " or ".join(map(str, CARD_FEATURE_SETS))
         raise ValueError(
-            f"{where}: card_head {head!r} is not {{'features': {CARD_FEATURES}, 'width': W, 'size': K}} "
-            "(positive integers)"
+            f"{where}: card_head {head!r} is not {{'features': {sets}, 'width': W, 'size': K}} (positive integers)"
         )
     if layout.get("game", DEFAULT_GAME) != DEFAULT_GAME:
         raise ValueError(f"{where}: a card head reads Smear's observation; this file is for {layout['game']!r}")
-    width, size = head["width"], head["size"]
-    shapes = ((CARD_FEATURES, width), (width, size), (last, size), (size, 1))
+    features, width, size = head["features"], head["width"], head["size"]
+    shapes = ((features, width), (width, size), (last, size), (size, 1))
     return tuple(pair(name, rows, cols) for name, (rows, cols) in zip(CARD_HEAD_NAMES, shapes, strict=True))
 
 

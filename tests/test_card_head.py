@@ -14,6 +14,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from agents.card_features import CARD_FEATURE_SETS, CARD_FEATURES  # noqa: E402
 from agents.neural_agent import Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from smear_env.game import PLAY, Game  # noqa: E402
@@ -25,7 +26,7 @@ from training.checkpoint import load_checkpoint, network_from_checkpoint, save_c
 from training.distill import LabelJob, collect_labels  # noqa: E402
 from training.evaluate import evaluate  # noqa: E402
 from training.export import policy_from_checkpoint  # noqa: E402
-from training.model import CARD_HEAD, CardHeadNet, card_head_input  # noqa: E402
+from training.model import CARD_HEAD, CardHeadNet, network_input  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 
 STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
@@ -41,24 +42,24 @@ def vectors(hands: int = 2) -> np.ndarray:
     return np.stack(out)
 
 
-@pytest.fixture(scope="module")
-def card_head_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """ten_point.pt with a card head of random, non-zero weights."""
+@pytest.fixture(scope="module", params=CARD_FEATURE_SETS, ids=lambda n: f"{n}_features")
+def card_head_checkpoint(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """ten_point.pt with a card head of random, non-zero weights, reading each feature set a head may read."""
     data = load_checkpoint(STUDENT)
-    net = CardHeadNet.from_plain(network_from_checkpoint(data))
+    net = CardHeadNet.from_plain(network_from_checkpoint(data), features=request.param)
     gen = torch.Generator().manual_seed(3)
     with torch.no_grad():
         for name, param in net.named_parameters():
             if name.startswith("card_"):
                 param.copy_(torch.randn(param.shape, generator=gen) * 0.3)
     path = tmp_path_factory.mktemp("card") / "agent.pt"
-    save_checkpoint(path, {**data, "model": net.state_dict(), "card_head": CARD_HEAD})
+    save_checkpoint(path, {**data, "model": net.state_dict(), "card_head": net.sizes})
     return path
 
 
 def torch_logits(net: torch.nn.Module, obs: np.ndarray) -> np.ndarray:
     mask = torch.ones(len(obs), net.num_actions, dtype=torch.bool)
-    inputs = card_head_input(obs, RULES) if isinstance(net, CardHeadNet) else obs
+    inputs = network_input(net, obs, RULES)
     with torch.no_grad():
         return net(torch.from_numpy(inputs), mask)[0].numpy()
 
@@ -75,7 +76,7 @@ def test_the_policy_file_plays_what_the_torch_network_plays(card_head_checkpoint
     obs = vectors()
     expected = torch_logits(net, obs)
     policy = policy_from_checkpoint(card_head_checkpoint)
-    assert policy.layout["card_head"] == CARD_HEAD and len(policy.card_head) == 4
+    assert policy.layout["card_head"] == net.sizes and len(policy.card_head) == 4
     mask = np.ones((len(obs), net.num_actions), np.int8)
     np.testing.assert_allclose(policy.logits(obs, mask), expected, atol=1e-4)
     np.testing.assert_allclose(policy.logits(obs[-1], mask[-1]), expected[-1], atol=1e-4)  # one vector, unbatched
@@ -94,14 +95,25 @@ def test_a_card_head_agent_plays_legal_matches(card_head_checkpoint: Path) -> No
 def test_a_policy_file_with_a_card_head_of_other_sizes_is_refused(card_head_checkpoint: Path) -> None:
     arrays = policy_from_checkpoint(card_head_checkpoint).to_arrays()
     layout = json.loads(str(arrays["layout"][()]))
-    for head, message in [({**CARD_HEAD, "size": 16}, "card.phi1 has shapes"),
+    head_here = layout["card_head"]
+    for head, message in [({**head_here, "size": 16}, "card.phi1 has shapes"),
                           ({**CARD_HEAD, "features": 3}, "card_head .* is not")]:  # fmt: skip
         bad = {**arrays, "layout": np.array(json.dumps({**layout, "card_head": head}))}
         with pytest.raises(ValueError, match=message):
             Policy.from_arrays(bad, "bad.npz")
+    other = 15 if head_here["features"] == CARD_FEATURES else CARD_FEATURES  # the other feature set, same arrays
+    bad = {**arrays, "layout": np.array(json.dumps({**layout, "card_head": {**head_here, "features": other}}))}
+    with pytest.raises(ValueError, match="card.phi0 has shapes"):
+        Policy.from_arrays(bad, "bad.npz")
     del arrays["card.g.weight"]
     with pytest.raises(ValueError, match="'card.g.weight' is missing"):
         Policy.from_arrays(arrays, "bad.npz")
+
+
+def test_a_checkpoint_whose_card_head_reads_another_feature_set_is_refused(card_head_checkpoint: Path) -> None:
+    data = load_checkpoint(card_head_checkpoint)
+    with pytest.raises(ValueError, match="card head .* is not this version's"):
+        network_from_checkpoint({**data, "card_head": {**data["card_head"], "features": 16}})
 
 
 def test_ppo_from_a_card_head_starts_from_its_network_without_the_head(
@@ -130,3 +142,8 @@ def test_distill_fits_a_card_head_and_records_it(tmp_path: Path) -> None:
     distill.main([str(out / "agent.pt"), "--out", str(again), "--labels", str(tmp_path / "labels.npz"),
                   "--epochs", "1", "--holdout", "0"])  # fmt: skip
     assert load_checkpoint(again / "agent.pt")["card_head"] == CARD_HEAD
+    first = tmp_path / "first15"  # the first 15 features only, as heads made before the last three
+    distill.main([STUDENT, "--card-head", "--card-features", "15", "--out", str(first), "--labels",
+                  str(tmp_path / "labels.npz"), "--epochs", "1", "--holdout", "0"])  # fmt: skip
+    assert load_checkpoint(first / "agent.pt")["card_head"] == {**CARD_HEAD, "features": 15}
+    assert make_agent(str(first / "agent.pt"), "ten_point", 0).policy.card_head[0][0].shape == (15, 64)

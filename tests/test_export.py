@@ -26,7 +26,7 @@ from smear_env.signature import SCHNEIDER, game_of, network_signature, rules_for
 from smear_rl import cli  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
 from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
-from training.model import CardHeadNet, card_head_input  # noqa: E402
+from training.model import network_input  # noqa: E402
 
 SHIPPED = [
     "ten_point",
@@ -84,7 +84,7 @@ def test_exported_agent_chooses_as_the_checkpoint_on_thousands_of_positions(pres
     checkpoint = Path("checkpoints") / f"{preset}.pt"
     views, obs, masks = positions(preset, 2500)
     net = network_from_checkpoint(load_checkpoint(checkpoint))
-    inputs = card_head_input(obs, rules_for_preset(preset)) if isinstance(net, CardHeadNet) else obs
+    inputs = network_input(net, obs, rules_for_preset(preset))
     with torch.no_grad():
         logits, _ = net(torch.from_numpy(inputs), torch.from_numpy(masks))
     torch_choice = logits.argmax(dim=1).numpy()

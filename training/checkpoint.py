@@ -36,7 +36,7 @@ from smear_env.signature import (
     signature_differences,
 )
 from smear_env.version import code_version
-from training.model import CARD_HEAD, CardHeadNet, PolicyValueNet
+from training.model import CardHeadNet, PolicyValueNet, card_head_sizes
 
 CHECKPOINT_FORMAT = "smear-rl-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -171,9 +171,8 @@ def checkpoint_rules(data: dict[str, Any]) -> AnyRules:
 def network_from_checkpoint(data: dict[str, Any]) -> PolicyValueNet:
     """The checkpoint's network with its trained weights, in eval mode."""
     if data.get("card_head"):
-        if data["card_head"] != CARD_HEAD:
-            raise ValueError(f"checkpoint card head {data['card_head']!r} is not this version's {CARD_HEAD!r}")
-        net: PolicyValueNet = CardHeadNet(data["observation_size"], data["num_actions"], data["hidden"])
+        features = card_head_sizes(data["card_head"])["features"]
+        net: PolicyValueNet = CardHeadNet(data["observation_size"], data["num_actions"], data["hidden"], 0, features)
     else:
         net = PolicyValueNet(data["observation_size"], data["num_actions"], data["hidden"])
     try:

@@ -47,6 +47,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from agents.card_features import CARD_FEATURE_SETS, CARD_FEATURES
 from agents.knowledge import knowledge_from_view
 from agents.neural_agent import NeuralAgent, Policy
 from agents.registry import make_agent
@@ -60,7 +61,7 @@ from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
 from training.export import agent_from_checkpoint
-from training.model import CARD_HEAD, CardHeadNet, card_head_input
+from training.model import CardHeadNet, network_input
 from training.rollout_teacher import RolloutSpec, RolloutTeacher, parse_rollout_spec
 
 
@@ -403,7 +404,7 @@ def with_card_features(net: torch.nn.Module, labels: Labels, rules: Any) -> Labe
     """``labels`` as ``net`` reads them: a card-head network gets each card's features appended."""
     if not isinstance(net, CardHeadNet):
         return labels
-    return Labels(card_head_input(labels.obs, rules), labels.masks, labels.values, labels.student, labels.match)
+    return Labels(network_input(net, labels.obs, rules), labels.masks, labels.values, labels.student, labels.match)
 
 
 def _frozen_copy(net: torch.nn.Module) -> torch.nn.Module:
@@ -452,6 +453,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fit a student with a card head (each card scored by one shared function of its features; "
         "agents/card_features.py); a student that has one keeps it",
+    )
+    p.add_argument(
+        "--card-features",
+        type=int,
+        choices=CARD_FEATURE_SETS,
+        default=CARD_FEATURES,
+        help="with --card-head: the first 15 card features (heads made before the last three), or all",
     )
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
@@ -526,7 +534,7 @@ def main(argv: list[str] | None = None) -> None:
             return
     net = network_from_checkpoint(data).train()
     if args.card_head and not isinstance(net, CardHeadNet):
-        net = CardHeadNet.from_plain(net, args.seed)
+        net = CardHeadNet.from_plain(net, args.seed, args.card_features)
     labels = with_card_features(net, labels, rules)
     try:
         report = fit(net, labels, fit_config, args.seed)
@@ -538,7 +546,7 @@ def main(argv: list[str] | None = None) -> None:
     payload = {k: v for k, v in data.items() if k not in training_state}
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     if isinstance(net, CardHeadNet):
-        payload["card_head"] = CARD_HEAD
+        payload["card_head"] = net.sizes
     source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
     if args.opponent and not args.labels:
         source["opponent"] = args.opponent

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.card_features import CARD_FEATURES, card_features
+from agents.card_features import CARD_FEATURE_SETS, CARD_FEATURES, card_features
 from smear_env.actions import PLAY_BASE
 from smear_env.cards import NUM_CARDS
 from smear_env.rules import Rules
@@ -51,8 +51,21 @@ class PolicyValueNet(nn.Module):
         return logits, self.value(x).squeeze(-1)
 
 
-#: the card head's sizes: hidden width of its shared card encoder, and of the code it shares with the trunk
+#: the card head's sizes: features it reads per card (one of CARD_FEATURE_SETS), hidden width of its shared
+#: card encoder, and of the code it shares with the trunk
 CARD_HEAD = {"features": CARD_FEATURES, "width": 64, "size": 32}
+
+
+def card_head_sizes(head: object) -> dict[str, int]:
+    """A checkpoint's ``card_head`` entry, checked: this version's sizes, with any feature set it can read."""
+    if (
+        not isinstance(head, dict)
+        or head.get("features") not in CARD_FEATURE_SETS
+        or {k: v for k, v in head.items() if k != "features"} != {k: v for k, v in CARD_HEAD.items() if k != "features"}
+    ):
+        wanted = {**CARD_HEAD, "features": " or ".join(map(str, CARD_FEATURE_SETS))}
+        raise ValueError(f"checkpoint card head {head!r} is not this version's {wanted}")
+    return dict(head)
 
 
 class CardHeadNet(PolicyValueNet):
@@ -64,11 +77,14 @@ class CardHeadNet(PolicyValueNet):
     network made from a plain one (:meth:`from_plain`) plays exactly as it did.
     """
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], seed: int = 0) -> None:
+    def __init__(
+        self, obs_size: int, num_actions: int, hidden: list[int], seed: int = 0, features: int = CARD_FEATURES
+    ) -> None:
         super().__init__(obs_size, num_actions, hidden, seed)
         width, size = CARD_HEAD["width"], CARD_HEAD["size"]
+        self.features = features  # how many of agents.card_features' features per card it reads
         gen = torch.Generator().manual_seed(seed + 1)
-        self.card_phi = nn.Sequential(nn.Linear(CARD_FEATURES, width), nn.ReLU(), nn.Linear(width, size))
+        self.card_phi = nn.Sequential(nn.Linear(features, width), nn.ReLU(), nn.Linear(width, size))
         self.card_g = nn.Linear(self.policy.in_features, size)
         self.card_bias = nn.Linear(size, 1)
         for layer in (self.card_phi[0], self.card_phi[2]):
@@ -79,14 +95,14 @@ class CardHeadNet(PolicyValueNet):
             nn.init.zeros_(layer.bias)
 
     @classmethod
-    def from_plain(cls, net: PolicyValueNet, seed: int = 0) -> CardHeadNet:
+    def from_plain(cls, net: PolicyValueNet, seed: int = 0, features: int = CARD_FEATURES) -> CardHeadNet:
         """``net`` with a card head that adds nothing yet (the same logits and values)."""
-        out = cls(net.obs_size, net.num_actions, net.hidden, seed)
+        out = cls(net.obs_size, net.num_actions, net.hidden, seed, features)
         out.load_state_dict(net.state_dict(), strict=False)
         return out
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x, cards = obs[:, : self.obs_size], obs[:, self.obs_size :].reshape(len(obs), NUM_CARDS, CARD_FEATURES)
+        x, cards = obs[:, : self.obs_size], obs[:, self.obs_size :].reshape(len(obs), NUM_CARDS, self.features)
         h = self.trunk(x)
         codes = self.card_phi(cards)  # [B, 54, size]
         card_term = (codes * self.card_g(h)[:, None, :]).sum(-1) + self.card_bias(codes).squeeze(-1)
@@ -94,10 +110,21 @@ class CardHeadNet(PolicyValueNet):
         logits = torch.cat([logits[:, :PLAY_BASE], logits[:, PLAY_BASE:] + card_term], dim=1)
         return logits.masked_fill(mask == 0, ILLEGAL_LOGIT), self.value(h).squeeze(-1)
 
+    @property
+    def sizes(self) -> dict[str, int]:
+        """Its ``card_head`` entry in a checkpoint."""
+        return {**CARD_HEAD, "features": self.features}
 
-def card_head_input(obs: np.ndarray, rules: Rules) -> np.ndarray:
-    """Observation vectors ``[B, obs]`` with each card's features appended: what a :class:`CardHeadNet` reads."""
-    return np.concatenate([obs, card_features(obs, rules).reshape(len(obs), -1)], axis=1)
+
+def network_input(net: PolicyValueNet, obs: np.ndarray, rules: Rules) -> np.ndarray:
+    """What ``net`` reads for observation vectors ``[B, obs]``: them, and each card's features for a card head."""
+    return card_head_input(obs, rules, net.features) if isinstance(net, CardHeadNet) else obs
+
+
+def card_head_input(obs: np.ndarray, rules: Rules, features: int = CARD_FEATURES) -> np.ndarray:
+    """Observation vectors ``[B, obs]`` with each card's first ``features`` features appended: what a
+    :class:`CardHeadNet` reads."""
+    return np.concatenate([obs, card_features(obs, rules, features).reshape(len(obs), -1)], axis=1)
 
 
 def sample_actions(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
