@@ -127,7 +127,7 @@ def test_ppo_from_a_card_head_starts_from_its_network_without_the_head(
     assert "its card head is left out" in capsys.readouterr().err
 
 
-def test_distill_fits_a_card_head_and_records_it(tmp_path: Path) -> None:
+def test_distill_fits_a_card_head_and_records_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     job = LabelJob(STUDENT, "search:samples=2,time_budget=30,bid_by=rule", seed=3, max_hands=2)
     collect_labels(job, matches=2, workers=1, progress=False).save(tmp_path / "labels.npz")
     out = tmp_path / "run"
@@ -147,3 +147,9 @@ def test_distill_fits_a_card_head_and_records_it(tmp_path: Path) -> None:
                   str(tmp_path / "labels.npz"), "--epochs", "1", "--holdout", "0"])  # fmt: skip
     assert load_checkpoint(first / "agent.pt")["card_head"] == {**CARD_HEAD, "features": 15}
     assert make_agent(str(first / "agent.pt"), "ten_point", 0).policy.card_head[0][0].shape == (15, 64)
+    for args, message in [(["--card-features", "15"], "expected --card-head too"),
+                          (["--card-features", "18"], "reads 15 features, and a student keeps its head")]:  # fmt: skip
+        student = STUDENT if "--card-head too" in message else str(first / "agent.pt")
+        with pytest.raises(SystemExit):
+            distill.main([student, *args, "--out", str(tmp_path / "bad"), "--labels", str(tmp_path / "labels.npz")])
+        assert message in capsys.readouterr().err

@@ -458,8 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--card-features",
         type=int,
         choices=CARD_FEATURE_SETS,
-        default=CARD_FEATURES,
-        help="with --card-head: the first 15 card features (heads made before the last three), or all",
+        default=None,
+        help=f"with --card-head: the first 15 card features (heads made before the last three), or all "
+        f"(default {CARD_FEATURES})",
     )
     for name, default in asdict(FitConfig()).items():
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default, help=f"fit: {name}")
@@ -478,6 +479,20 @@ def load_labels(paths: list[str]) -> Labels:
         offset = int(labels.match.max()) + 1 if len(labels.match) else offset
         parts.append(labels)
     return Labels.concat(parts)
+
+
+def _check_card_features(count: int | None, card_head: bool, data: dict[str, Any]) -> None:
+    """--card-features sizes a new card head: without one to make, or against the student's own, it is a mistake."""
+    if count is None:
+        return
+    if data.get("card_head"):
+        if data["card_head"].get("features") != count:
+            raise ValueError(
+                f"--card-features {count}: the student's card head reads {data['card_head'].get('features')} "
+                "features, and a student keeps its head"
+            )
+    elif not card_head:
+        raise ValueError(f"--card-features {count}: expected --card-head too (the student has no card head)")
 
 
 def _check_labels_fit(labels: Labels, data: dict[str, Any]) -> None:
@@ -506,6 +521,7 @@ def main(argv: list[str] | None = None) -> None:
                 "expected a checkpoint of a Smear preset"
             )
         fit_config = FitConfig(**{name: getattr(args, name) for name in asdict(FitConfig())})
+        _check_card_features(args.card_features, args.card_head, data)
         if args.labels:
             labels = load_labels(args.labels)
             _check_labels_fit(labels, data)
@@ -534,7 +550,7 @@ def main(argv: list[str] | None = None) -> None:
             return
     net = network_from_checkpoint(data).train()
     if args.card_head and not isinstance(net, CardHeadNet):
-        net = CardHeadNet.from_plain(net, args.seed, args.card_features)
+        net = CardHeadNet.from_plain(net, args.seed, args.card_features or CARD_FEATURES)
     labels = with_card_features(net, labels, rules)
     try:
         report = fit(net, labels, fit_config, args.seed)
