@@ -113,10 +113,11 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         is_trump = own_suit == table.trump
         same_suit = table.suit_masks[own_suit] if 0 <= own_suit < 4 else 0
         above = sum(1 for c in cards_of(unseen & same_suit) if power[c] > strength)
+        takes = beats(card, best, led, table) if plays else True  # a lead takes the empty trick
         f = out[card]
         f[0], f[1], f[2] = 1.0, is_trump, strength >= JOKER_POWER and not is_trump
         if plays:
-            f[3], f[4], f[5] = beats(card, best, led, table), own_suit == led, mine_winning
+            f[3], f[4], f[5] = takes, own_suit == led, mine_winning
         f[6] = not plays
         f[7] = table.order.index(card) / len(table.order) if is_trump else (card % 13) / 12 if card < 52 else 0.0
         f[8] = CARD_VALUES[card] / 10
@@ -125,7 +126,6 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         f[12] = (unseen & same_suit).bit_count() / 13
         f[13] = (hand & same_suit).bit_count() / 6
         f[14] = on_table / 10
-        takes = beats(card, best, led, table) if plays else True
         f[15] = rivals / 3
         f[16] = takes and threat.cannot_beat(card, led if plays else own_suit, rivals)
         f[17] = trick_safe

@@ -402,8 +402,6 @@ def fit(
 
 def with_card_features(net: torch.nn.Module, labels: Labels, rules: Any) -> Labels:
     """``labels`` as ``net`` reads them: a card-head network gets each card's features appended."""
-    if not isinstance(net, CardHeadNet):
-        return labels
     return Labels(network_input(net, labels.obs, rules), labels.masks, labels.values, labels.student, labels.match)
 
 

@@ -61,7 +61,7 @@ def card_head_sizes(head: object) -> dict[str, int]:
     if (
         not isinstance(head, dict)
         or head.get("features") not in CARD_FEATURE_SETS
-        or {k: v for k, v in head.items() if k != "features"} != {k: v for k, v in CARD_HEAD.items() if k != "features"}
+        or {**head, "features": CARD_FEATURES} != CARD_HEAD
     ):
         wanted = {**CARD_HEAD, "features": " or ".join(map(str, CARD_FEATURE_SETS))}
         raise ValueError(f"checkpoint card head {head!r} is not this version's {wanted}")
