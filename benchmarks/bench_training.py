@@ -8,7 +8,8 @@ Three measurements, each from a fixed seed so two versions do the same work:
 - ``imitation``: decisions/s of the imitation warm start's collection (the rule bot in every seat,
   every decision recorded with its observation), the part of training that is all rule bot.
 - ``ppo``: decisions/s of PPO updates on the preset's default opponent mix (collection and the
-  update, one torch thread), after a short imitation so the policy bids like the rule bot.
+  update, one torch thread), after a short imitation so the policy bids like the rule bot; and the
+  same with a card head (``card_head = 18``), whose card features are computed in Python.
 
 With ``--compare PATH`` every round runs this checkout and the one at PATH (say, a ``git worktree``
 of the commit before a change) one after the other in fresh processes, in alternating order, and
@@ -68,34 +69,53 @@ def rule_costs(preset: str, hands: int) -> dict[str, float]:
 
 
 def training_rates(preset: str, seed: int, bc_hands: int, updates: int) -> dict[str, float]:
-    """Decisions/s of imitation collection and of PPO updates, from a fixed seed."""
+    """Decisions/s of imitation collection and of PPO updates, from a fixed seed; PPO also with a card head
+    (``card_head = 18``: its features are computed for every decision) where the checkout has one."""
     import numpy as np
     import torch
+
+    from smear_env.signature import rules_for_preset
+    from training.config import config_from_dict
+    from training.selfplay import Collector
+
+    torch.set_num_threads(1)
+    base = {"preset": preset, "seed": seed, "bc_hands": bc_hands, "bc_chunk_hands": bc_hands, "rollout_steps": 4096,
+            "device": "cpu", "eval_every_minutes": 0.0}  # fmt: skip
+    config = config_from_dict(base)
+    teacher = Collector(rules_for_preset(preset), config.num_games, {"rule": 1.0}, np.random.default_rng(seed),
+                        imitate=True)  # fmt: skip
+    start = time.perf_counter()
+    while teacher.stats["hands"] < bc_hands:
+        teacher.step(None, [])
+    out = {"imitation_decisions_per_s": len(teacher.take()) / (time.perf_counter() - start),
+           "ppo_decisions_per_s": ppo_rate(base, updates)}  # fmt: skip
+    try:
+        config_from_dict({**base, "card_head": 18})
+    except ValueError:  # a checkout from before PPO trained card heads
+        return out
+    out["ppo_card_head_decisions_per_s"] = ppo_rate({**base, "card_head": 18}, updates)
+    return out
+
+
+def ppo_rate(config: dict[str, object], updates: int) -> float:
+    """Decisions/s of ``updates`` PPO updates (collection and update) after the config's imitation warm start."""
     from tqdm import tqdm
 
     from training.config import config_from_dict
     from training.ppo import Trainer
-    from training.selfplay import Collector
 
-    torch.set_num_threads(1)
-    config = config_from_dict({"preset": preset, "seed": seed, "bc_hands": bc_hands, "bc_chunk_hands": bc_hands,
-                               "rollout_steps": 4096, "device": "cpu", "eval_every_minutes": 0.0})  # fmt: skip
+    c = config_from_dict(config)
     with tempfile.TemporaryDirectory() as out:
-        trainer = Trainer(config, out)
-        teacher = Collector(trainer.rules, config.num_games, {"rule": 1.0}, np.random.default_rng(seed), imitate=True)
-        start = time.perf_counter()
-        while teacher.stats["hands"] < bc_hands:
-            teacher.step(None, [])
-        imitation = len(teacher.take()) / (time.perf_counter() - start)
+        trainer = Trainer(c, out)
         trainer.imitate(tqdm(disable=True))
         decisions, start = 0, time.perf_counter()
         for _ in range(updates):
-            batch = trainer.collector.collect(config.rollout_steps, trainer._learner_policy(), trainer.pool_policies)
+            batch = trainer.collector.collect(c.rollout_steps, trainer._learner_policy(), trainer.pool_policies)
             trainer.ppo_update(batch)
             decisions += len(batch)
-        ppo = decisions / (time.perf_counter() - start)
+        rate = decisions / (time.perf_counter() - start)
         trainer.writer.close()
-    return {"imitation_decisions_per_s": imitation, "ppo_decisions_per_s": ppo}
+    return rate
 
 
 def measure(args: argparse.Namespace) -> dict[str, float]:

@@ -1,7 +1,8 @@
 """The card head: a network that scores every card by one shared function of its features.
 
 It starts as the plain network it was made from, plays the same in torch and in the torch-free
-policy file, is fitted by ``smear-rl distill --card-head``; PPO starts from its network without it.
+policy file, is fitted by ``smear-rl distill --card-head``; PPO trains it with ``card_head`` set, and starts from the
+network without it otherwise.
 """
 
 from __future__ import annotations
@@ -125,6 +126,51 @@ def test_ppo_from_a_card_head_starts_from_its_network_without_the_head(
     for name, weights in trainer.net.state_dict().items():
         assert torch.equal(weights, saved[name]), name
     assert "its card head is left out" in capsys.readouterr().err
+
+
+def test_ppo_keeps_a_card_head_and_trains_it(card_head_checkpoint: Path, tmp_path: Path) -> None:
+    """card_head = its feature count: the run starts as the file plays, trains the head, records it,
+    and resumes to the same weights as an uninterrupted run."""
+    features = load_checkpoint(card_head_checkpoint)["card_head"]["features"]
+    config = tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], bc_hands=0, card_head=features,
+                         total_steps=400, rollout_steps=200, eval_opponents=["random"])  # fmt: skip
+    trainer = Trainer(config, tmp_path / "ft")
+    saved = load_checkpoint(card_head_checkpoint)["model"]
+    assert isinstance(trainer.net, CardHeadNet) and trainer.net.features == features
+    assert all(torch.equal(weights, saved[name]) for name, weights in trainer.net.state_dict().items())
+    trainer.run(progress=False, max_updates=1)
+    Trainer(None, tmp_path / "ft", resume=tmp_path / "ft" / "checkpoint.pt").run(progress=False)
+    Trainer(config, tmp_path / "whole").run(progress=False)
+    for run in ("ft", "whole"):
+        data = load_checkpoint(tmp_path / run / "agent.pt", RULES)
+        assert data["card_head"] == {**CARD_HEAD, "features": features}
+        assert not torch.equal(data["model"]["card_g.weight"], saved["card_g.weight"])  # the head learned
+    resumed, whole = (load_checkpoint(tmp_path / run / "agent.pt")["model"] for run in ("ft", "whole"))
+    assert all(torch.equal(resumed[name], whole[name]) for name in whole)
+    assert make_agent(str(tmp_path / "ft" / "agent.pt"), "ten_point", 0).policy.card_head
+
+
+def test_ppo_adds_a_card_head_that_starts_at_zero_to_a_plain_network(tmp_path: Path) -> None:
+    trainer = Trainer(tiny_config(init_from=STUDENT, hidden=[256, 256], bc_hands=0, card_head=15), tmp_path / "ft")
+    assert isinstance(trainer.net, CardHeadNet) and trainer.net.features == 15
+    plain = network_from_checkpoint(load_checkpoint(STUDENT))
+    obs = vectors()
+    np.testing.assert_array_equal(torch_logits(trainer.net, obs), torch_logits(plain, obs))
+
+
+def test_ppo_refuses_a_card_head_of_another_feature_set_and_a_card_head_on_schneider(
+    card_head_checkpoint: Path, tmp_path: Path
+) -> None:
+    theirs = load_checkpoint(card_head_checkpoint)["card_head"]["features"]
+    other = 15 if theirs == CARD_FEATURES else CARD_FEATURES
+    with pytest.raises(ValueError, match=f"its card head reads {theirs} card features, card_head = {other}"):
+        Trainer(tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], card_head=other), tmp_path / "x")
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(ValueError, match=r"card_head = 16: expected 0 or one of \(15, 18\)"):
+        tiny_config(card_head=16)
+    with pytest.raises(ValueError, match="card_head = 18: the card features read Smear's observation"):
+        tiny_config(card_head=18, preset="bohemian_schneider", opp_self=1.0, opp_pool=0.0, opp_rule=0.0,
+                    opp_random=0.0, eval_opponents=["random"])  # fmt: skip
 
 
 def test_distill_fits_a_card_head_and_records_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

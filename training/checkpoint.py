@@ -36,7 +36,7 @@ from smear_env.signature import (
     signature_differences,
 )
 from smear_env.version import code_version
-from training.model import CardHeadNet, PolicyValueNet, card_head_sizes
+from training.model import PolicyValueNet, card_head_sizes, make_network
 
 CHECKPOINT_FORMAT = "smear-rl-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -170,11 +170,8 @@ def checkpoint_rules(data: dict[str, Any]) -> AnyRules:
 
 def network_from_checkpoint(data: dict[str, Any]) -> PolicyValueNet:
     """The checkpoint's network with its trained weights, in eval mode."""
-    if data.get("card_head"):
-        features = card_head_sizes(data["card_head"])["features"]
-        net: PolicyValueNet = CardHeadNet(data["observation_size"], data["num_actions"], data["hidden"], 0, features)
-    else:
-        net = PolicyValueNet(data["observation_size"], data["num_actions"], data["hidden"])
+    features = card_head_sizes(data["card_head"])["features"] if data.get("card_head") else 0
+    net = make_network(data["observation_size"], data["num_actions"], data["hidden"], 0, features)
     try:
         net.load_state_dict(data["model"])
     except (RuntimeError, KeyError) as err:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
@@ -34,6 +35,7 @@ class TrainConfig:
     init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
+    card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
     # --- experience collection
     num_games: int = 64  # matches played at once; their decisions are batched into one forward pass
     rollout_steps: int = 8192  # learner decisions collected per PPO update
@@ -128,6 +130,7 @@ def _validate(c: TrainConfig) -> None:
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
     need(bool(c.hidden) and all(isinstance(h, int) and h > 0 for h in c.hidden), "hidden", "expected positive ints")
+    need(c.card_head in (0, *CARD_FEATURE_SETS), "card_head", f"expected 0 or one of {CARD_FEATURE_SETS}")
     need(0 < c.gamma <= 1 and 0 <= c.gae_lambda <= 1, "gamma", "gamma in (0, 1] and gae_lambda in [0, 1]")
     for name in ("lr", "bc_lr", "clip", "max_grad_norm"):
         need(getattr(c, name) > 0, name, "expected a positive number")
@@ -158,6 +161,11 @@ def _validate_schneider(c: TrainConfig) -> None:
     from training.schneider_selfplay import SCHNEIDER_OPPONENT_KINDS
 
     evaluable = [name for name in EVAL_OPPONENTS if name == "fixed" or name in agent_names(SCHNEIDER)]
+    if c.card_head:
+        raise ValueError(
+            f"training config: card_head = {c.card_head!r}: the card features read Smear's observation; "
+            f"{SCHNEIDER} has none (expected 0)"
+        )
     if c.rival_weight != 1.0:
         raise ValueError(
             f"training config: rival_weight = {c.rival_weight!r}: {SCHNEIDER}'s round reward is its two players' "

@@ -116,6 +116,15 @@ class CardHeadNet(PolicyValueNet):
         return {**CARD_HEAD, "features": self.features}
 
 
+def make_network(
+    obs_size: int, num_actions: int, hidden: list[int], seed: int = 0, card_features: int = 0
+) -> PolicyValueNet:
+    """The plain MLP, or (``card_features`` one of CARD_FEATURE_SETS) the MLP with a card head reading that many."""
+    if card_features:
+        return CardHeadNet(obs_size, num_actions, hidden, seed, card_features)
+    return PolicyValueNet(obs_size, num_actions, hidden, seed)
+
+
 def network_input(net: PolicyValueNet, obs: np.ndarray, rules: Rules) -> np.ndarray:
     """What ``net`` reads for observation vectors ``[B, obs]``: them, and each card's features for a card head."""
     return card_head_input(obs, rules, net.features) if isinstance(net, CardHeadNet) else obs

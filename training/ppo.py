@@ -29,7 +29,7 @@ from smear_env.version import code_version
 from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
 from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
-from training.model import PolicyValueNet
+from training.model import CardHeadNet, PolicyValueNet, card_head_sizes, make_network, network_input
 from training.schneider_selfplay import SchneiderCollector
 from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
 
@@ -101,8 +101,7 @@ class Trainer:
         self.rules = rules_for_preset(c.preset)
         self.device = pick_device(c.device)
         signature = network_signature(self.rules)
-        self.net = PolicyValueNet(signature["observation_size"], signature["num_actions"], c.hidden, c.seed)
-        self.net.to(self.device)
+        self.net = self._network(signature["observation_size"], signature["num_actions"], c.seed)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=c.lr, eps=1e-5)
         self.pool: list[dict[str, torch.Tensor]] = []
         self.pool_policies: list[PolicyFn] = []
@@ -133,6 +132,8 @@ class Trainer:
             "model": model, "config": self.config.to_dict(), "step": self.step, "update": self.update,
             "train_minutes": self.train_seconds / 60, "evaluation": dict(self.last_eval),
         }  # fmt: skip
+        if isinstance(self.net, CardHeadNet):
+            payload["card_head"] = self.net.sizes
         if full:
             state = {"version": TRAINING_STATE_VERSION, "rng": self.rng.bit_generator.state,
                      "imitated": self.imitated, "collector": self.collector.state_dict()}  # fmt: skip
@@ -166,12 +167,26 @@ class Trainer:
                 f"training config: init_from {path!r}: its network has hidden layers {list(data['hidden'])}, "
                 f"this config has {list(self.config.hidden)}; set hidden to match"
             )
-        state = data["model"]
-        if data.get("card_head"):  # PPO trains the plain network: start from the card-head agent's MLP alone
-            state = {name: weights for name, weights in state.items() if not name.startswith("card_")}
-            print(f"init_from {path}: its card head is left out (PPO does not train one); "
+        missing, unexpected = self.net.load_state_dict(self._start_weights(data, path), strict=False)
+        if unexpected or any(not name.startswith("card_") for name in missing):
+            raise ValueError(f"training config: init_from {path!r}: weights {missing + unexpected} do not fit")
+
+    def _start_weights(self, data: dict[str, Any], path: str) -> dict[str, torch.Tensor]:
+        """init_from's weights for this run's network: a card head is kept when this run trains one that
+        reads as many features, left out when it trains none. A head this run adds starts at zero (its
+        weights are the ones missing), so the network plays as init_from's did."""
+        theirs = card_head_sizes(data["card_head"])["features"] if data.get("card_head") else 0
+        state, mine = data["model"], self.config.card_head
+        if theirs and mine and theirs != mine:
+            raise ValueError(
+                f"training config: init_from {path!r}: its card head reads {theirs} card features, "
+                f"card_head = {mine}; set card_head = {theirs} (or 0 to leave its head out)"
+            )
+        if theirs and not mine:
+            print(f"init_from {path}: its card head is left out (card_head = 0); "
                   "its network starts from the rest", file=sys.stderr)  # fmt: skip
-        self.net.load_state_dict(state)
+            return {name: weights for name, weights in state.items() if not name.startswith("card_")}
+        return state
 
     def _restore(self, data: dict[str, Any], where: str) -> None:
         """Continue the run saved in ``data``: weights, optimizer, counters, RNG, snapshot pool, matches in flight."""
@@ -244,17 +259,22 @@ class Trainer:
         limit = self.config.time_limit_minutes
         return bool(limit) and self.train_seconds >= limit * 60
 
+    def _network(self, obs_size: int, num_actions: int, seed: int = 0) -> PolicyValueNet:
+        """A network of this run's shape (with its card head, if it trains one) on its device."""
+        c = self.config
+        return make_network(obs_size, num_actions, c.hidden, seed, c.card_head).to(self.device)
+
     def _learner_policy(self) -> PolicyFn:
-        return torch_policy(self.net, self.device)
+        return torch_policy(self.net, self.device, self.rules)
 
     def _set_pool(self, pool: list[dict[str, torch.Tensor]]) -> None:
         """Keep the snapshots and a policy over each (built once per snapshot, not per rollout)."""
         self.pool = pool
         self.pool_policies = []
         for state in pool:
-            net = PolicyValueNet(self.net.obs_size, self.net.num_actions, self.config.hidden).to(self.device)
+            net = self._network(self.net.obs_size, self.net.num_actions)
             net.load_state_dict(state)
-            self.pool_policies.append(torch_policy(net, self.device))
+            self.pool_policies.append(torch_policy(net, self.device, self.rules))
         self.collector.pool_size = len(pool)
 
     # ------------------------------------------------------------------ imitation warm start
@@ -288,8 +308,9 @@ class Trainer:
 
     def _imitation_epoch(self, batch: Batch, optimizer: torch.optim.Optimizer) -> tuple[float, float]:
         total = correct = 0.0
+        inputs = network_input(self.net, batch.obs, self.rules)
         for idx in self._minibatches(len(batch)):
-            obs, masks, actions, _, _, _, returns = self._tensors(batch, idx)
+            obs, masks, actions, _, _, _, returns = self._tensors(batch, inputs, idx)
             logits, values = self.net(obs, masks)
             loss = F.cross_entropy(logits, actions) + self.config.value_coef * F.mse_loss(values, returns)
             optimizer.zero_grad()
@@ -305,17 +326,19 @@ class Trainer:
         size = self.config.minibatch
         return [order[i : i + size] for i in range(0, n, size)]
 
-    def _tensors(self, batch: Batch, idx: np.ndarray) -> list[torch.Tensor]:
-        fields = (batch.obs, batch.masks, batch.actions, batch.logps, batch.values, batch.advantages, batch.returns)
+    def _tensors(self, batch: Batch, inputs: np.ndarray, idx: np.ndarray) -> list[torch.Tensor]:
+        """Rows ``idx`` of what the network reads (``inputs``, from batch.obs) and of the batch's other fields."""
+        fields = (inputs, batch.masks, batch.actions, batch.logps, batch.values, batch.advantages, batch.returns)
         return [torch.from_numpy(f[idx]).to(self.device) for f in fields]
 
     def ppo_update(self, batch: Batch) -> dict[str, float]:
         c = self.config
         sums: dict[str, float] = {}
         count = 0
+        inputs = network_input(self.net, batch.obs, self.rules)  # once per batch: card features cost ~0.1 ms a row
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
-                obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, idx)
+                obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, inputs, idx)
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
                 logits, values = self.net(obs, masks)
                 logp_all = F.log_softmax(logits, dim=1)

@@ -48,7 +48,7 @@ from smear_env.observation import IncrementalObserver, action_mask, player_view
 from smear_env.rules import Rules
 from smear_env.schneider.game import SchneiderRules
 from training.evaluate.games import late_scores
-from training.model import log_softmax_np, sample_actions
+from training.model import CardHeadNet, PolicyValueNet, log_softmax_np, network_input, sample_actions
 
 LEARNER = "learner"
 POOL = "pool"
@@ -505,12 +505,15 @@ def bot_action(bot: Agent, game: Game, seat: int) -> int:
     return bot.act(player_view(game, seat))
 
 
-def torch_policy(net: torch.nn.Module, device: torch.device) -> PolicyFn:
-    """A batched policy function over ``net`` for :meth:`Collector.step`."""
+def torch_policy(net: PolicyValueNet, device: torch.device, rules: Rules | SchneiderRules | None = None) -> PolicyFn:
+    """A batched policy function over ``net`` for :meth:`Collector.step`; a card head reads features of ``rules``."""
+    if isinstance(net, CardHeadNet) and not isinstance(rules, Rules):
+        raise ValueError(f"a card-head network needs the Smear rules its card features are read with, not {rules!r}")
 
     @torch.no_grad()
     def policy(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        logits, values = net(torch.from_numpy(obs).to(device), torch.from_numpy(masks).to(device))
+        inputs = network_input(net, obs, rules) if isinstance(net, CardHeadNet) else obs
+        logits, values = net(torch.from_numpy(inputs).to(device), torch.from_numpy(masks).to(device))
         return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     return policy
