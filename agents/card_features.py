@@ -45,6 +45,7 @@ points on a partner's trick.
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 
 import numpy as np
 
@@ -66,9 +67,18 @@ def _offsets(num_players: int) -> dict[str, int]:
     return {name: start for name, start, _ in layout(num_players)}
 
 
-def _mask(row: np.ndarray, start: int) -> int:
-    """A card block of the vector as a bit mask."""
-    return int.from_bytes(np.packbits(row[start : start + NUM_CARDS] > 0, bitorder="little").tobytes(), "little")
+_CARD_BLOCK = (1 << NUM_CARDS) - 1
+
+
+class _Blocks:
+    """The vector's card blocks as bit masks: the whole row packed into one int once, each block a shift
+    and a mask of it (one packbits per row instead of one per block)."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        self.bits = int.from_bytes(np.packbits(row > 0, bitorder="little").tobytes(), "little")
+
+    def __getitem__(self, start: int) -> int:
+        return (self.bits >> start) & _CARD_BLOCK
 
 
 def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> np.ndarray:
@@ -88,14 +98,16 @@ def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> 
 
 
 def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: int, table: TrumpTable) -> None:
-    hand = _mask(row, off["hand"])
-    played = [_mask(row, off[f"played[{k}]"]) for k in range(n)]
-    seen = hand | _mask(row, off["out_of_play"]) | _mask(row, off["my_discards"])
+    blocks = _Blocks(row)
+    hand = blocks[off["hand"]]
+    played = [blocks[off[f"played[{k}]"]] for k in range(n)]
+    seen = hand | blocks[off["out_of_play"]] | blocks[off["my_discards"]]
     for cards in played:
         seen |= cards
-    unseen = deck & ~seen
+    unseen = cards_of(deck & ~seen)
     power, suit = table.power, table.effective_suit
-    plays = _trick_plays(row, off, n, played)
+    unseen_powers = _powers_by_suit(unseen, table)
+    plays = _trick_plays(row, off, n, played, blocks[off["trick"]])
     if plays:
         winner, best = trick_winner(plays, table)
         led, mine_winning = suit[plays[0][1]], float(row[off["my_side"] + winner])
@@ -104,6 +116,7 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
     threat = _Threat(unseen, table)
     trick_safe = bool(plays) and bool(mine_winning) and threat.cannot_beat(best, led, rivals)
     point_cards = {table.jack, table.jick, table.three, table.two, JOKER1, JOKER2}
+    following = bool(plays)  # the trick has a card on it: I do not lead
     rest = hand
     while rest:
         low = rest & -rest
@@ -111,24 +124,30 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         card = low.bit_length() - 1
         strength, own_suit = power[card], suit[card]
         is_trump = own_suit == table.trump
-        same_suit = table.suit_masks[own_suit] if 0 <= own_suit < 4 else 0
-        above = sum(1 for c in cards_of(unseen & same_suit) if power[c] > strength)
+        same_suit = table.suit_masks[own_suit] if 0 <= own_suit < 4 else 0  # a non-trump joker: no suit
+        suit_powers = unseen_powers.get(own_suit, ()) if same_suit else ()
+        above = len(suit_powers) - bisect_right(suit_powers, strength)
         takes = beats(card, best, led, table) if plays else True  # a lead takes the empty trick
-        f = out[card]
-        f[0], f[1], f[2] = 1.0, is_trump, strength >= JOKER_POWER and not is_trump
-        if plays:
-            f[3], f[4], f[5] = takes, own_suit == led, mine_winning
-        f[6] = not plays
-        f[7] = table.order.index(card) / len(table.order) if is_trump else (card % 13) / 12 if card < 52 else 0.0
-        f[8] = CARD_VALUES[card] / 10
-        f[9] = card in point_cards
-        f[10], f[11] = above == 0, above / 6
-        f[12] = (unseen & same_suit).bit_count() / 13
-        f[13] = (hand & same_suit).bit_count() / 6
-        f[14] = on_table / 10
-        f[15] = rivals / 3
-        f[16] = takes and threat.cannot_beat(card, led if plays else own_suit, rivals)
-        f[17] = trick_safe
+        out[card] = (  # one row at a time: numpy's per-element writes cost more than the features
+            1.0,
+            is_trump,
+            strength >= JOKER_POWER and not is_trump,
+            following and takes,
+            following and own_suit == led,
+            following and mine_winning,
+            not following,
+            table.order.index(card) / len(table.order) if is_trump else (card % 13) / 12 if card < 52 else 0.0,
+            CARD_VALUES[card] / 10,
+            card in point_cards,
+            above == 0,
+            above / 6,
+            len(suit_powers) / 13,
+            (hand & same_suit).bit_count() / 6,
+            on_table / 10,
+            rivals / 3,
+            takes and threat.cannot_beat(card, led if plays else own_suit, rivals),
+            trick_safe,
+        )
 
 
 def _rivals_after(row: np.ndarray, off: dict[str, int], n: int, played_before_me: int) -> int:
@@ -137,12 +156,22 @@ def _rivals_after(row: np.ndarray, off: dict[str, int], n: int, played_before_me
     return sum(1 for seat in range(1, n - played_before_me) if not side[seat])
 
 
+def _powers_by_suit(unseen: list[int], table: TrumpTable) -> dict[int, list[int]]:
+    """Effective suit -> the powers of the unseen cards that follow it, ascending (to count those above a card)."""
+    out: dict[int, list[int]] = {}
+    for card in unseen:
+        out.setdefault(table.effective_suit[card], []).append(table.power[card])
+    for powers in out.values():
+        powers.sort()
+    return out
+
+
 class _Threat:
     """The strongest unseen card that could take a trick of each led suit (the rule of ``trump.beats``)."""
 
-    def __init__(self, unseen: int, table: TrumpTable) -> None:
+    def __init__(self, unseen: list[int], table: TrumpTable) -> None:
         self.power, self.suit = table.power, table.effective_suit
-        self.cards = [(self.power[c], self.suit[c]) for c in cards_of(unseen)]
+        self.cards = [(self.power[c], self.suit[c]) for c in unseen]
         self.top: dict[int, int] = {}
 
     def strongest(self, led: int) -> int:
@@ -155,10 +184,9 @@ class _Threat:
         return rivals == 0 or self.power[card] >= self.strongest(led)
 
 
-def _trick_plays(row: np.ndarray, off: dict[str, int], n: int, played: list[int]) -> list[tuple[int, int]]:
-    """The trick on the table as (relative seat, card) in play order, read off the leader and each seat's
-    played cards (the form ``smear_env.trump.trick_winner`` reads)."""
-    trick = _mask(row, off["trick"])
+def _trick_plays(row: np.ndarray, off: dict[str, int], n: int, played: list[int], trick: int) -> list[tuple[int, int]]:
+    """The trick on the table (its cards: ``trick``) as (relative seat, card) in play order, read off the
+    leader and each seat's played cards (the form ``smear_env.trump.trick_winner`` reads)."""
     leader = row[off["leader"] : off["leader"] + n]
     plays: list[tuple[int, int]] = []
     if not trick or not leader.any():
