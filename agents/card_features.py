@@ -108,15 +108,15 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
     power, suit = table.power, table.effective_suit
     unseen_powers = _powers_by_suit(unseen, table)
     plays = _trick_plays(row, off, n, played, blocks[off["trick"]])
-    if plays:
+    following = bool(plays)  # the trick has a card on it: I do not lead
+    if following:
         winner, best = trick_winner(plays, table)
         led, mine_winning = suit[plays[0][1]], float(row[off["my_side"] + winner])
     on_table = sum(CARD_VALUES[card] for _, card in plays)
     rivals = _rivals_after(row, off, n, len(plays))
     threat = _Threat(unseen, table)
-    trick_safe = bool(plays) and bool(mine_winning) and threat.cannot_beat(best, led, rivals)
+    trick_safe = following and bool(mine_winning) and threat.cannot_beat(best, led, rivals)
     point_cards = {table.jack, table.jick, table.three, table.two, JOKER1, JOKER2}
-    following = bool(plays)  # the trick has a card on it: I do not lead
     rest = hand
     while rest:
         low = rest & -rest
@@ -127,7 +127,7 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
         same_suit = table.suit_masks[own_suit] if 0 <= own_suit < 4 else 0  # a non-trump joker: no suit
         suit_powers = unseen_powers.get(own_suit, ()) if same_suit else ()
         above = len(suit_powers) - bisect_right(suit_powers, strength)
-        takes = beats(card, best, led, table) if plays else True  # a lead takes the empty trick
+        takes = beats(card, best, led, table) if following else True  # a lead takes the empty trick
         out[card] = (  # one row at a time: numpy's per-element writes cost more than the features
             1.0,
             is_trump,
@@ -145,7 +145,7 @@ def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: i
             (hand & same_suit).bit_count() / 6,
             on_table / 10,
             rivals / 3,
-            takes and threat.cannot_beat(card, led if plays else own_suit, rivals),
+            takes and threat.cannot_beat(card, led if following else own_suit, rivals),
             trick_safe,
         )
 
