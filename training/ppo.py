@@ -335,7 +335,7 @@ class Trainer:
         c = self.config
         sums: dict[str, float] = {}
         count = 0
-        inputs = network_input(self.net, batch.obs, self.rules)  # once per batch: card features cost ~0.1 ms a row
+        inputs = network_input(self.net, batch.obs, self.rules)  # once per batch: card features are Python
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
                 obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, inputs, idx)
