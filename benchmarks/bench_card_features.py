@@ -4,9 +4,10 @@ The card head's features are computed in Python for every card-play decision a c
 meets, twice in PPO (collection and update) and once per position in a distillation fit, so their
 cost is what a card-head run pays over a plain one. The vectors are every seat's observations at
 the card-play decisions of seeded random hands of each preset. With ``--compare PATH`` the module
-of the checkout at PATH runs on the same vectors in alternating rounds; the script first checks
-that both give the same features, then prints each side's median microseconds per vector and the
-median of the per-round ratios (load from other processes falls on both alike)::
+of the checkout at PATH (its engine imports come from this one) runs on the same vectors in
+alternating rounds; the script first checks that both give the same features, then prints each
+side's median microseconds per vector and the median of the per-round ratios (load from other
+processes falls on both alike)::
 
     git worktree add /tmp/base <commit>
     python benchmarks/bench_card_features.py --compare /tmp/base [--presets schmier ten_point_6p]
@@ -15,32 +16,22 @@ median of the per-round ratios (load from other processes falls on both alike)::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from smear_env import list_presets  # noqa: E402
+from bench_observation import load_module  # noqa: E402  (this script's folder is on the path)
+
+from smear_env import list_smear_presets  # noqa: E402
 from smear_env.game import PLAY, Game  # noqa: E402
 from smear_env.observation import Observer, layout  # noqa: E402
-from smear_env.signature import SCHNEIDER, rules_for_preset  # noqa: E402
-
-
-def card_features_of(tree: Path, name: str) -> ModuleType:
-    """``agents/card_features.py`` of the checkout at ``tree`` (its engine imports come from this one)."""
-    spec = importlib.util.spec_from_file_location(name, tree / "agents" / "card_features.py")
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"no agents/card_features.py under {tree}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from smear_env.signature import rules_for_preset  # noqa: E402
 
 
 def card_play_vectors(preset: str, hands: int) -> np.ndarray:
@@ -60,13 +51,13 @@ def card_play_vectors(preset: str, hands: int) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--presets", nargs="+", default=[p for p in list_presets() if p != SCHNEIDER])
+    parser.add_argument("--presets", nargs="+", default=list_smear_presets())
     parser.add_argument("--hands", type=int, default=100, help="random hands per preset")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--compare", type=Path, help="another checkout to measure beside this one")
     args = parser.parse_args(argv)
     trees = [REPO] + ([args.compare.resolve()] if args.compare else [])
-    modules = [card_features_of(tree, f"card_features_{i}") for i, tree in enumerate(trees)]
+    modules = [load_module(tree / "agents" / "card_features.py", f"card_features_{i}") for i, tree in enumerate(trees)]
     header = "| preset | vectors | " + " | ".join(f"{tree} (us a vector)" for tree in trees)
     header += " | this / other (paired) |" if args.compare else " |"
     print(f"card features, median of {args.rounds} rounds (alternating order)")

@@ -27,11 +27,11 @@ from smear_env import observation
 from smear_env.game import Game
 
 
-def load_module(path: Path) -> ModuleType:
-    """Another version of the observation module, importing the engine of this tree."""
-    spec = importlib.util.spec_from_file_location("baseline_observation", path)
+def load_module(path: Path, name: str = "baseline_observation") -> ModuleType:
+    """Another version of a module (the observation's, here), importing the engine of this tree."""
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"--baseline {path}: not a Python file")
+        raise SystemExit(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
