@@ -168,10 +168,14 @@ def checkpoint_rules(data: dict[str, Any]) -> AnyRules:
     return rules_from_signature(data)
 
 
+def card_head_features(data: dict[str, Any]) -> int:
+    """Card features the checkpoint's card head reads (its entry checked); 0 for a plain network."""
+    return card_head_sizes(data["card_head"])["features"] if data.get("card_head") else 0
+
+
 def network_from_checkpoint(data: dict[str, Any]) -> PolicyValueNet:
     """The checkpoint's network with its trained weights, in eval mode."""
-    features = card_head_sizes(data["card_head"])["features"] if data.get("card_head") else 0
-    net = make_network(data["observation_size"], data["num_actions"], data["hidden"], 0, features)
+    net = make_network(data["observation_size"], data["num_actions"], data["hidden"], 0, card_head_features(data))
     try:
         net.load_state_dict(data["model"])
     except (RuntimeError, KeyError) as err:

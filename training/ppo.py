@@ -26,10 +26,10 @@ from tqdm import tqdm
 
 from smear_env.signature import SCHNEIDER, AnyRules, game_of, network_signature, rules_for_preset
 from smear_env.version import code_version
-from training.checkpoint import game_signature, load_checkpoint, save_checkpoint
+from training.checkpoint import card_head_features, game_signature, load_checkpoint, save_checkpoint
 from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
-from training.model import CardHeadNet, PolicyValueNet, card_head_sizes, make_network, network_input
+from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
 from training.schneider_selfplay import SchneiderCollector
 from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
 
@@ -175,7 +175,7 @@ class Trainer:
         """init_from's weights for this run's network: a card head is kept when this run trains one that
         reads as many features, left out when it trains none. A head this run adds starts at zero (its
         weights are the ones missing), so the network plays as init_from's did."""
-        theirs = card_head_sizes(data["card_head"])["features"] if data.get("card_head") else 0
+        theirs = card_head_features(data)
         state, mine = data["model"], self.config.card_head
         if theirs and mine and theirs != mine:
             raise ValueError(
