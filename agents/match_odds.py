@@ -24,6 +24,17 @@ from far ahead almost none is. The bot compares two fitted chances:
 
 It moons when the first beats the second by ``MOON_EDGE``. ``python -m training.fit_moon_odds``
 regenerates the data and prints the coefficients below.
+
+The neural agent calls its moons another way (``network_moon_call``), fitted to its own play: the
+rule bot's fits above describe rule-bot matches, where moons are rare, and the shipped network
+takes every point of a moon more often than the rule bot does (41% of random forced moons, the
+rule bot 36%). In its own matches a moon ends most of them, so being behind by a few points costs
+little and the rule bot's match odds, which never saw that, make it moon too soon from behind and
+never from ahead. ``network_moon_chance`` is a logistic fit on 200,000 forced moons played by the
+shipped network at every seat (``python -m training.fit_moon_odds --network``); the agent moons when
+that chance beats one threshold, a higher one when ahead and a lower one when another side is near
+the target, picked by matches against the rule bot's call, the rule bot and random players
+(docs/results.md).
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from agents.knowledge import Knowledge
-from smear_env.cards import cards_of
+from smear_env.cards import JOKER1, JOKER2, cards_of
 from smear_env.observation import only_bids_win
 from smear_env.rules import Rules
 from smear_env.trump import trump_table
@@ -169,3 +180,63 @@ def moon_wins_more(hand: int, rules: Rules, suit: int, estimate: float, mine: in
     gain_theirs = DEFENDER_POINTS[0] + DEFENDER_POINTS[1] * estimate
     play_on = match_odds(mine + gain_mine, theirs + gain_theirs, rules.target_score)
     return moon_chance(hand, rules, suit, estimate) > play_on + MOON_EDGE
+
+
+#: how the match odds call a neural agent's moons: the call fitted to the shipped network's own moons, or the rule bot's
+MOON_MODELS = ("network", "rule")
+
+#: logistic weights of network_moon_chance, in network_moon_features order: the shipped minnesota network's moons
+NETWORK_MOON_WEIGHTS = (
+    *(0.656, 0.058, 0.002, 0.296, -0.111),  # Ace, King, Queen, Jack, Jick of trump
+    *(-0.118, -0.134, -0.126, -0.149, -0.135, -0.174, -0.128, -0.138, 0.562),  # 10 down to 2 of trump
+    *(-0.063, 0.051, -0.049),  # jokers held, trump count, its square / 10
+    *(0.062, 0.022, -0.013, 0.013, -0.224),  # off-suit aces, kings, tens; void suits; off-suit cards
+    *(0.067, 0.052, 0.024),  # rule estimates of the best and second suit; intercept
+)
+#: the network moons when its chance beats this, level or behind ...
+NETWORK_MOON_THRESHOLD = 0.55
+#: ... this, ahead (lower wins more against agents that moon from behind, loses more against the rule bot) ...
+NETWORK_MOON_AHEAD = 0.65
+#: ... or this, when another side is within NETWORK_MOON_REACH points of the target (it may go out this hand)
+NETWORK_MOON_DANGER = 0.3
+NETWORK_MOON_REACH = 4
+
+
+def network_moon_features(hand: int, rules: Rules, suit: int, best: float, second: float) -> list[float]:
+    """What ``network_moon_chance`` weighs: the hand with ``suit`` trump (the rule estimate's best suit).
+
+    Each trump held, high to low (the jokers counted together); the trump count and its square; the
+    off-suit aces, kings and tens, void suits and off-suit cards; the rule estimates of the best and
+    second-best suit (the kitty may turn the bidder to the second); an intercept.
+    """
+    t = trump_table(rules, suit)
+    held = [float(hand >> card & 1) for card in t.order if card not in (JOKER1, JOKER2)]
+    jokers = float(sum(hand >> card & 1 for card in t.order if card in (JOKER1, JOKER2)))
+    trumps = (hand & t.trump_mask).bit_count()
+    off = [c for c in cards_of(hand & ~t.trump_mask) if c < 52]
+    ranks = [c % 13 for c in off]
+    voids = 3 - len({c // 13 for c in off} - {suit})
+    counts = [ranks.count(12), ranks.count(11), ranks.count(8)]  # aces, kings, tens
+    shape = [float(trumps), trumps * trumps / 10, *counts, float(voids), float(len(off))]
+    return [*held, jokers, *shape, best, second, 1.0]
+
+
+def network_moon_chance(features: list[float]) -> float:
+    """Chance that the shipped network, mooning on the hand of ``features``, takes every point in play."""
+    return _logistic(sum(w * x for w, x in zip(NETWORK_MOON_WEIGHTS, features, strict=True)))
+
+
+def network_moon_call(
+    chance: float, rules: Rules, scores: list[int], team: int, thresholds: tuple[float, float, float]
+) -> bool:
+    """Whether to moon with this ``chance`` of making it, by ``thresholds`` (level or behind, ahead, danger).
+
+    Never from zero or less; sooner when another side is near the target; later when ahead.
+    """
+    mine, theirs = scores[team], max(score for other, score in enumerate(scores) if other != team)
+    if mine <= 0:
+        return False
+    level_or_behind, ahead, danger = thresholds
+    if theirs >= rules.target_score - NETWORK_MOON_REACH:
+        return chance > danger
+    return chance > (ahead if mine > theirs else level_or_behind)

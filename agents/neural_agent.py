@@ -55,9 +55,19 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from agents.card_features import CARD_FEATURE_SETS, card_features
-from agents.knowledge import knowledge_from_view
-from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
-from agents.rule_bot import moon_wins_match
+from agents.knowledge import Knowledge, knowledge_from_view
+from agents.match_odds import (
+    MATCH_MOON_PRESETS,
+    MOON_MODELS,
+    NETWORK_MOON_AHEAD,
+    NETWORK_MOON_DANGER,
+    NETWORK_MOON_THRESHOLD,
+    network_moon_call,
+    network_moon_chance,
+    network_moon_features,
+    unfitted_match_moon,
+)
+from agents.rule_bot import estimate_points, moon_wins_match
 from smear_env.actions import MOON, PASS, PLAY_BASE
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import Rules
@@ -299,6 +309,32 @@ def _match_moon(rules: AnyRules, asked: bool | None) -> bool:
     return asked
 
 
+def moon_features_of(hand: int, rules: Rules) -> list[float]:
+    """``network_moon_features`` of ``hand``, with the rule estimates of its two best trump suits."""
+    (best, suit), (second, _) = sorted(((estimate_points(hand, rules, s), s) for s in range(4)), reverse=True)[:2]
+    return network_moon_features(hand, rules, suit, best, second)
+
+
+def network_moon_wins(k: Knowledge, rules: Rules, thresholds: tuple[float, float, float] | None = None) -> bool:
+    """The network moon call (``moon_model="network"``) for the player of ``k``; ``thresholds``: the fitted ones."""
+    chance = network_moon_chance(moon_features_of(k.hand, rules))
+    fitted = (NETWORK_MOON_THRESHOLD, NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER)
+    return network_moon_call(chance, rules, k.scores, rules.team_of(k.seat), thresholds or fitted)
+
+
+def _moon_option(value: Any, name: str, default: Any, allowed: tuple[str, ...] = ()) -> Any:
+    """``value`` checked (a word of ``allowed``, else a chance in [0, 1]), or ``default`` for None."""
+    if value is None:
+        return default
+    if allowed:
+        if value not in allowed:
+            raise ValueError(f"{name} {value!r} is not one of {', '.join(allowed)}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"{name} {value!r} is not a chance from 0 to 1")
+    return float(value)
+
+
 def _pass_bias(value: Any, where: str = "pass_bias") -> float:
     """A finite number to add to the pass logit; ``ValueError`` for anything else."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -315,6 +351,13 @@ class NeuralAgent(Agent):
     positive score and a failed one loses it; the trained networks moon far more than that pays (2026-11-28:
     37 of the second-stage agent's 47 losses in 1000 games against random players ended on its own failed moon;
     docs/results.md, "The moon on minnesota").
+
+    ``moon_model`` (with ``match_moon``): ``"network"`` (default) moons when the chance that the shipped
+    network takes every point, fitted on its own forced moons (:func:`agents.match_odds.network_moon_chance`),
+    beats ``moon_threshold`` (``moon_ahead`` when ahead, ``moon_danger`` when another side is near the
+    target); ``"rule"`` asks the rule bot's call instead (the call of every agent shipped before 2026-12-01).
+    Head to head, the network's call beats the rule bot's with the same network in about 57% of 2000 games
+    (docs/results.md).
 
     ``pass_bias`` (default: the file's layout ``pass_bias``, else 0) is added to the pass logit wherever
     passing is legal: a larger one bids only the hands the network prefers by that margin, for a user who
@@ -333,6 +376,10 @@ class NeuralAgent(Agent):
         greedy: bool = True,
         match_moon: bool | None = None,
         pass_bias: float | None = None,
+        moon_model: str | None = None,
+        moon_threshold: float | None = None,
+        moon_ahead: float | None = None,
+        moon_danger: float | None = None,
     ) -> None:
         super().__init__(seed)
         if not isinstance(policy, Policy):
@@ -354,6 +401,9 @@ class NeuralAgent(Agent):
         self.policy = policy
         self.greedy = greedy
         self.match_moon = _match_moon(self.rules, match_moon)
+        self._set_moon_call(
+            moon_model, {"moon_threshold": moon_threshold, "moon_ahead": moon_ahead, "moon_danger": moon_danger}
+        )
         if pass_bias is None:
             self.pass_bias = _pass_bias(
                 policy.layout.get("pass_bias", 0.0), f"policy {self.path}: its layout's pass_bias"
@@ -372,7 +422,7 @@ class NeuralAgent(Agent):
         legal = self.legal_actions(view)
         self._check_view(view, legal)
         moon_ruled = self.match_moon and MOON in legal and len(legal) > 1
-        if moon_ruled and moon_wins_match(knowledge_from_view(view, self.rules), self.rules):
+        if moon_ruled and self._moon_wins(view):
             return Decision(MOON, {MOON: 1.0}, "probability")
         if moon_ruled:
             legal = [a for a in legal if a != MOON]
@@ -394,6 +444,30 @@ class NeuralAgent(Agent):
         # greedy: the most probable; else an inverse-CDF draw over the legal actions with the agent's own RNG
         action = int(np.argmax(logits)) if self.greedy else self.rng.choices(legal, weights=weights)[0]
         return Decision(action, probabilities, "probability")
+
+    def _moon_wins(self, view: dict[str, Any]) -> bool:
+        """Whether the match odds call the moon here (``moon_model``)."""
+        k = knowledge_from_view(view, self.rules)
+        if self.moon_model == "rule":
+            return moon_wins_match(k, self.rules)
+        return network_moon_wins(k, self.rules, self.moon_thresholds)
+
+    def _set_moon_call(self, moon_model: str | None, thresholds: dict[str, float | None]) -> None:
+        """Check and keep which call the match odds make (``moon_model``) and the network call's thresholds."""
+        given = [name for name, value in thresholds.items() if value is not None]
+        if not self.match_moon and (moon_model is not None or given):
+            raise ValueError(
+                "moon_model, moon_threshold, moon_ahead and moon_danger choose the match odds' moon call: "
+                "expected match_moon on (minnesota's default) with them"
+            )
+        self.moon_model = _moon_option(moon_model, "moon_model", "network", MOON_MODELS)
+        if self.moon_model == "rule" and given:
+            raise ValueError(f"{given[0]} is the network moon call's: expected moon_model=network with it")
+        fitted = (NETWORK_MOON_THRESHOLD, NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER)
+        #: the network call's thresholds: level or behind, ahead, and another side near the target
+        self.moon_thresholds = tuple(
+            _moon_option(value, name, default) for (name, value), default in zip(thresholds.items(), fitted)
+        )
 
     def _check_view(self, view: dict[str, Any], legal: list[int]) -> None:
         """Refuse a view of other rules: another preset or player count, or a move these rules never allow."""

@@ -124,17 +124,29 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
 
 
 def _shipped_neural(
-    rules: Any, seed: int | None, greedy: bool = True, match_moon: bool | None = None, pass_bias: float | None = None
+    rules: Any,
+    seed: int | None,
+    greedy: bool = True,
+    match_moon: bool | None = None,
+    pass_bias: float | None = None,
+    moon_model: str | None = None,
+    moon_threshold: float | None = None,
+    moon_ahead: float | None = None,
+    moon_danger: float | None = None,
 ) -> Agent:
     """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
 
-    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota); ``pass_bias``:
-    added to the pass logit (default: the file's). Both as in ``NeuralAgent``.
+    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota), and
+    ``moon_model``, ``moon_threshold``, ``moon_ahead``, ``moon_danger``: which call; ``pass_bias``: added to
+    the pass logit (default: the file's). All as in ``NeuralAgent``.
     """
     from agents.neural_agent import NeuralAgent
     from agents.shipped import shipped_policy_path
 
-    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, greedy, match_moon, pass_bias)
+    moon = {"moon_model": moon_model, "moon_threshold": moon_threshold, "moon_ahead": moon_ahead}
+    return NeuralAgent(
+        shipped_policy_path(rules.name), rules, seed, greedy, match_moon, pass_bias, **moon, moon_danger=moon_danger
+    )
 
 
 _SMEAR_AGENTS["neural"] = _shipped_neural
@@ -151,7 +163,9 @@ _SMEAR_AGENTS["neural_search"] = _shipped_neural_search
 
 
 #: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
-PATH_OPTIONS: dict[str, Any] = {"match_moon": None, "pass_bias": None}
+PATH_OPTIONS: dict[str, Any] = {
+    name: None for name in ("match_moon", "pass_bias", "moon_model", "moon_threshold", "moon_ahead", "moon_danger")
+}
 
 
 def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:

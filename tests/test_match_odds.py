@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.match_odds import match_odds, moon_chance, moon_wins_more
+from agents.match_odds import (
+    NETWORK_MOON_AHEAD,
+    NETWORK_MOON_DANGER,
+    NETWORK_MOON_THRESHOLD,
+    NETWORK_MOON_WEIGHTS,
+    match_odds,
+    moon_chance,
+    moon_wins_more,
+    network_moon_call,
+)
 from agents.rule_bot import RuleAgent, best_trump
 from agents.search_bot import SearchAgent
 from smear_env import actions as A
@@ -13,7 +22,7 @@ from smear_env.cards import mask_of, parse_cards
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
 from tests.scripted import new_game
-from training.fit_moon_odds import fit_logistic, forced_bid_rows
+from training.fit_moon_odds import fit_logistic, fit_network, forced_bid_rows, forced_moon_rows
 
 MINNESOTA = get_rules("minnesota")
 STRONG = "AH KH QH JH 2H 3H JD AS TC"  # High, Low and Jack of hearts, and the top trumps
@@ -95,3 +104,32 @@ def test_forced_bid_rows_depend_on_the_deal_numbers_alone() -> None:
     for hand_mask, mine, theirs in rows:
         assert hand_mask.bit_count() == MINNESOTA.hand_size
         assert 0 <= mine + theirs <= MINNESOTA.max_hand_points
+
+
+def test_forced_moon_rows_are_the_shipped_networks_moons_and_depend_on_the_deal_numbers_alone() -> None:
+    rows = forced_moon_rows(range(20, 26))
+    assert rows == forced_moon_rows(range(20, 26))
+    assert rows[3:] == forced_moon_rows(range(23, 26))
+    assert all(mask.bit_count() == MINNESOTA.hand_size and isinstance(made, bool) for mask, made in rows)
+
+
+def test_the_network_moon_fit_prints_its_weights_beside_the_rule_fit() -> None:
+    fitted = fit_network(40, workers=1)
+    assert len(fitted["NETWORK_MOON_WEIGHTS"]) == len(NETWORK_MOON_WEIGHTS)
+    assert fitted["rows"] == 40 and 0 < fitted["moons made"] < 1
+
+
+@pytest.mark.parametrize(("scores", "chance", "moons"), [
+    ([5, 9], 0.56, True),  # above the threshold, behind
+    ([5, 5], 0.56, True),  # ... or level
+    ([5, 9], 0.5, False),  # below it
+    ([9, 5], 0.6, False),  # ahead: a higher threshold ...
+    ([9, 5], 0.66, True),  # ... but the network's call does not wait to fall behind
+    ([5, 17], 0.35, True),  # the other side four points from the target: the lower threshold
+    ([5, 16], 0.35, False),
+    ([0, 17], 0.99, False),  # never from zero or less
+    ([-3, 5], 0.99, False),
+])  # fmt: skip
+def test_the_network_moon_call_by_chance_and_score(scores: list[int], chance: float, moons: bool) -> None:
+    thresholds = (NETWORK_MOON_THRESHOLD, NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER)
+    assert network_moon_call(chance, MINNESOTA, scores, 0, thresholds) == moons

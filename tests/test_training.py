@@ -362,19 +362,25 @@ def test_match_moon_leaves_the_moon_to_the_match_odds_at_every_policy_seat() -> 
     rules = get_rules("minnesota")
     net = PolicyValueNet(observation_size(4), 181, [16], 0)
 
-    def moon_masks(match_moon: bool) -> tuple[int, int]:
-        collector = Collector(rules, 8, {"self": 1.0}, np.random.default_rng(4), match_moon=match_moon)
+    def moon_masks(match_moon: bool, **call: str) -> tuple[int, int]:
+        collector = Collector(rules, 8, {"self": 1.0}, np.random.default_rng(4), match_moon=match_moon, **call)
         masks = collector.collect(3000, torch_policy(net, torch.device("cpu")), []).masks
         offered = masks[masks[:, MOON]]
         return len(offered), int((offered.sum(axis=1) > 1).sum())
 
     offered, beside_others = moon_masks(False)
     assert offered > 20 and beside_others == offered
-    assert moon_masks(True)[1] == 0
+    by_rule, by_network = moon_masks(True), moon_masks(True, moon_model="network")
+    assert by_rule[1] == by_network[1] == 0
+    assert by_rule[0] != by_network[0]  # the two calls force different moons on the same matches
     with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
         Collector(get_rules("ten_point"), 2, {"rule": 1.0}, np.random.default_rng(0), match_moon=True)
     with pytest.raises(ValueError, match="match_moon = True: the match odds are fitted for minnesota only"):
         tiny_config(match_moon=True)
+    with pytest.raises(ValueError, match="moon_model = 'network': the call match_moon makes: expected match_moon"):
+        tiny_config(moon_model="network")
+    with pytest.raises(ValueError, match="moon_model = 'hope': expected one of network, rule"):
+        tiny_config(moon_model="hope")
 
 
 def test_rival_weight_sets_how_much_of_the_best_rivals_score_change_a_hand_reward_takes_off() -> None:

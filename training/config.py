@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.card_features import CARD_FEATURE_SETS
-from agents.match_odds import MATCH_MOON_PRESETS
+from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
@@ -43,6 +43,7 @@ class TrainConfig:
     match_reward: float = 0.0  # added to a match's last hand reward: +this to a sole winner, 0 shared, -this lost
     rival_weight: float = 1.0  # hand reward = my side's change - this x the best other side's; 0 = my side's alone
     match_moon: bool = False  # the moon is called by the match odds, not the network, at every policy seat (minnesota)
+    moon_model: str = "rule"  # that call under match_moon: "rule" (the rule bot's) or "network" (the shipped agent's)
     late_start: float = 0.0  # share of matches begun with each side two hands or less from the target (--start late)
     # --- opponents: probabilities of each kind for the side facing the learner in a new match
     opp_self: float = 0.3  # the current policy (both sides learn)
@@ -126,6 +127,8 @@ def _validate(c: TrainConfig) -> None:
             "match_moon",
             f"the match odds are fitted for {', '.join(sorted(MATCH_MOON_PRESETS))} only (expected false)",
         )
+    need(c.moon_model in MOON_MODELS, "moon_model", f"expected one of {', '.join(MOON_MODELS)}")
+    need(c.moon_model == "rule" or c.match_moon, "moon_model", "the call match_moon makes: expected match_moon = true")
     mix = list(opponent_mix(c).values())
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")

@@ -108,10 +108,13 @@ def agent_from_checkpoint(
     greedy: bool = True,
     match_moon: bool | None = None,
     pass_bias: float | None = None,
+    **moon: Any,
 ) -> NeuralAgent:
-    """A neural agent playing the checkpoint at ``path``, converted in memory (nothing written)."""
+    """A neural agent playing the checkpoint at ``path``, converted in memory (nothing written).
+
+    ``moon``: ``NeuralAgent``'s ``moon_model``, ``moon_threshold``, ``moon_ahead`` and ``moon_danger``."""
     policy = policy_from_checkpoint(path, rules)
-    agent = NeuralAgent(policy, rules, seed, greedy, match_moon, pass_bias)
+    agent = NeuralAgent(policy, rules, seed, greedy, match_moon, pass_bias, **moon)
     agent.path = str(path)
     return agent
 

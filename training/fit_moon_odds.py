@@ -16,6 +16,11 @@ depend on the counts alone.
 
 The shipped constants came from ``--deals 120000 --matches 20000`` (the
 defaults), 9.5 minutes on two cores.
+
+``--network`` fits the neural agent's moon chance instead (``NETWORK_MOON_WEIGHTS``):
+in deal ``i`` seat ``i % 4`` shoots the moon, the others pass, and the shipped
+minnesota network plays every seat (greedy, so the rows depend on the count alone).
+The shipped weights came from ``--network --deals 200000``.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.match_odds import moon_features, odds_features
+from agents.match_odds import moon_chance, moon_features, odds_features
+from agents.neural_agent import moon_features_of
 from agents.rule_bot import RuleAgent, best_trump
 from smear_env import actions as A
 from smear_env.game import OVER, Game
@@ -37,6 +43,8 @@ from training.cli import ArgumentParser, int_at_least
 PRESET = "minnesota"
 #: match ``i`` is dealt from this seed plus ``i`` (forced-bid deal ``i`` from seed ``i``)
 MATCH_SEED_BASE = 1_000_000
+#: forced-moon deal ``i`` of the network's fit is dealt from this seed plus ``i``
+MOON_SEED_BASE = 10_000_000
 
 
 def forced_bid_rows(deals: range) -> list[tuple[int, float, float]]:
@@ -59,6 +67,50 @@ def forced_bid_rows(deals: range) -> list[tuple[int, float, float]]:
         other = sum(p for s, p in points.items() if s != side)
         rows.append((hand, float(points[side]), float(other)))
     return rows
+
+
+def forced_moon_rows(deals: range) -> list[tuple[int, bool]]:
+    """(bidder's hand mask before the kitty, moon made) for each deal, the shipped network at every seat."""
+    from agents.registry import make_agent  # the shipped agents: only for --network
+
+    rules = get_rules(PRESET)
+    bots = [make_agent("neural", rules, seed=seat) for seat in range(rules.num_players)]
+    rows = []
+    for i in deals:
+        game = Game(rules, seed=MOON_SEED_BASE + i, single_hand=True, dealer=0)
+        bidder = i % rules.num_players
+        hand = game.hands[bidder]
+        for step in range(1, rules.num_players + 1):
+            seat = step % rules.num_players
+            game.apply(A.MOON if seat == bidder else A.PASS)
+        while not game.hand_results:
+            seat = game.current_player
+            game.apply(bots[seat].act(player_view(game, seat)))
+        rows.append((hand, game.hand_results[-1].made))
+    return rows
+
+
+def fit_network(deals: int, workers: int) -> dict[str, object]:
+    """Play the forced moons and fit ``NETWORK_MOON_WEIGHTS``; with held-out log losses beside the rule bot's fit."""
+    rules = get_rules(PRESET)
+    rows = _parallel(forced_moon_rows, deals, workers, 500)
+    x = np.array([moon_features_of(hand, rules) for hand, _ in rows])
+    made = np.array([float(m) for _, m in rows])
+    train, test = _split(len(made))
+    weights = fit_logistic(x[train], made[train])
+    rule = np.clip([moon_chance(hand, rules, *best_trump(hand, rules, bidder=True)) for hand, _ in rows], 1e-12, 1)
+    rule_loss = float(-(made * np.log(rule) + (1 - made) * np.log(1 - rule))[test].mean())
+    constant = math.log(made[train].mean() / (1 - made[train].mean()))
+    return {
+        "NETWORK_MOON_WEIGHTS": weights,
+        "moons made": float(made.mean()),
+        "log loss (held out; the rule bot's moon_chance; constant model)": (
+            log_loss(x[test], made[test], weights),
+            rule_loss,
+            log_loss(x[test][:, -1:], made[test], np.array([constant])),
+        ),
+        "rows": len(made),
+    }
 
 
 def match_rows(matches: range) -> list[tuple[int, int, int]]:
@@ -149,9 +201,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int_at_least(10), default=120_000, help="forced-bid deals (default 120000)")
     parser.add_argument("--matches", type=int_at_least(2), default=20_000, help="rule-bot matches (default 20000)")
     parser.add_argument("--workers", type=int_at_least(1), default=None, help="processes (default: every core)")
+    parser.add_argument("--network", action="store_true", help="fit the neural agent's moon chance (forced moons)")
     args = parser.parse_args(argv)
     workers = args.workers or multiprocessing.cpu_count()
-    for name, value in fit(args.deals, args.matches, workers).items():
+    fitted = fit_network(args.deals, workers) if args.network else fit(args.deals, args.matches, workers)
+    for name, value in fitted.items():
         shown = tuple(round(float(v), 3) for v in np.atleast_1d(value)) if name.isupper() else value
         print(f"{name} = {shown}")
 

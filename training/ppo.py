@@ -111,12 +111,14 @@ class Trainer:
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
         mix = opponent_mix(c)
+        moon_call = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
         self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
                                                      c.reward_scale, fixed_agent=c.fixed_agent,
                                                      match_reward=c.match_reward,
                                                      late_start=c.late_start,
                                                      match_moon=c.match_moon,
-                                                     rival_weight=c.rival_weight)  # fmt: skip
+                                                     rival_weight=c.rival_weight,
+                                                     **moon_call)  # fmt: skip
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:

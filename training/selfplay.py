@@ -40,6 +40,7 @@ import torch
 from agents.base import Agent
 from agents.knowledge import knowledge_from_game
 from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
+from agents.neural_agent import network_moon_wins
 from agents.registry import make_agent
 from agents.rule_bot import RuleAgent, moon_wins_match
 from smear_env.actions import MOON
@@ -133,7 +134,7 @@ class Collector:
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
         fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0, match_moon: bool = False,
-        rival_weight: float = 1.0,
+        rival_weight: float = 1.0, moon_model: str = "rule",
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
@@ -143,6 +144,8 @@ class Collector:
         self.late_start = late_start  # share of new matches begun near the target (late_scores)
         self.rival_weight = rival_weight  # hand reward: my side's change - this x the best other side's
         self.match_moon = match_moon  # policy seats' moon calls are the match odds' (as NeuralAgent plays them)
+        #: which call: the rule bot's, or the one fitted to the shipped network (NeuralAgent's moon_model)
+        self.moon_call = network_moon_wins if moon_model == "network" else moon_wins_match
         if match_moon and rules.name not in MATCH_MOON_PRESETS:
             raise unfitted_match_moon(rules.name)
         if late_start and not self._plays_to_target():
@@ -304,7 +307,7 @@ class Collector:
         if not self.match_moon or not legal & moon or legal == moon:
             return legal
         seat = m.game.current_player
-        return moon if moon_wins_match(knowledge_from_game(m.game, seat, self.rules), self.rules) else legal & ~moon
+        return moon if self.moon_call(knowledge_from_game(m.game, seat, self.rules), self.rules) else legal & ~moon
 
     def _apply(self, i: int, action: int) -> None:
         m = self.matches[i]

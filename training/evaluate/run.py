@@ -52,15 +52,27 @@ def check_setup(
     return tuple(weights_of(make_agent(spec, rules, 0)) for spec in agents)  # unknown names raise, listing known ones
 
 
+def _moon_call(agent: Any) -> str:
+    """How a neural agent's match odds call its moons, for ``weights_of``."""
+    from agents.match_odds import NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER, NETWORK_MOON_THRESHOLD
+
+    if getattr(agent, "moon_model", "rule") == "rule":
+        return " match_moon"
+    thresholds = agent.moon_thresholds
+    fitted = thresholds == (NETWORK_MOON_THRESHOLD, NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER)
+    return " match_moon=network" + ("" if fitted else ":" + ",".join(f"{t:g}" for t in thresholds))
+
+
 def weights_of(agent: Any) -> str | None:
     """The network an agent plays and how, as ``<fingerprint> greedy|sampled``, then `` match_moon`` where the
-    match odds call its moons and `` pass_bias=X`` where its pass logit is raised (the same network plays
-    another game then), and the agent's name where the network is not all of it (``neural_search``: search
-    plays its cards); None for a bot without a network."""
+    rule bot's match odds call its moons (`` match_moon=network`` where the network's own fitted call does,
+    `` match_moon=network:T,A,D`` with thresholds other than the fitted ones) and `` pass_bias=X`` where its pass
+    logit is raised (the same network plays another game then), and the agent's name where the network is not
+    all of it (``neural_search``: search plays its cards); None for a bot without a network."""
     policy = getattr(agent, "policy", None)
     if policy is None or not hasattr(policy, "fingerprint"):
         return None
-    moon = " match_moon" if getattr(agent, "match_moon", False) else ""
+    moon = _moon_call(getattr(agent, "network", agent)) if getattr(agent, "match_moon", False) else ""
     bias = getattr(agent, "pass_bias", 0.0)
     passing = f" pass_bias={bias:g}" if bias else ""
     kind = "" if agent.name == "neural" else f" {agent.name}"
