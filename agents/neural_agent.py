@@ -356,8 +356,8 @@ class NeuralAgent(Agent):
     network takes every point, fitted on its own forced moons (:func:`agents.match_odds.network_moon_chance`),
     beats ``moon_threshold`` (``moon_ahead`` when ahead, ``moon_danger`` when another side is near the
     target); ``"rule"`` asks the rule bot's call instead (the call of every agent shipped before 2026-12-01).
-    Head to head, the network's call beats the rule bot's with the same network in about 57% of 2000 games
-    (docs/results.md).
+    Head to head, the network's call beats the rule bot's with the same network in 56% of 2000 games (two
+    seeds); against search the two are even (docs/results.md).
 
     ``pass_bias`` (default: the file's layout ``pass_bias``, else 0) is added to the pass logit wherever
     passing is legal: a larger one bids only the hands the network prefers by that margin, for a user who
