@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
+from agents.neural_agent import NeuralAgent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import BoldRuleAgent, RuleAgent
 from agents.search_bot import SearchAgent, SearchBidAgent
@@ -123,32 +124,31 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 
-def _shipped_neural(
-    rules: Any,
-    seed: int | None,
-    greedy: bool = True,
-    match_moon: bool | None = None,
-    pass_bias: float | None = None,
-    moon_model: str | None = None,
-    moon_threshold: float | None = None,
-    moon_ahead: float | None = None,
-    moon_danger: float | None = None,
-) -> Agent:
+def _neural_options() -> dict[str, Any]:
+    """``NeuralAgent``'s keyword parameters after (policy, rules, seed), with their defaults: the one list of a
+    trained agent's options, so the shipped agent and a checkpoint path take the same ones as the class."""
+    params = list(inspect.signature(NeuralAgent).parameters.values())[3:]
+    return {p.name: p.default for p in params}
+
+
+def _shipped_neural(rules: Any, seed: int | None, **options: Any) -> Agent:
     """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
 
-    ``match_moon``: moon calls by the match odds, not the network (default: on for minnesota), and
-    ``moon_model``, ``moon_threshold``, ``moon_ahead``, ``moon_danger``: which call; ``pass_bias``: added to
-    the pass logit (default: the file's). All as in ``NeuralAgent``.
+    ``options``: ``NeuralAgent``'s (``greedy``, ``match_moon``, ``pass_bias``, the moon call's), as there.
     """
-    from agents.neural_agent import NeuralAgent
     from agents.shipped import shipped_policy_path
 
-    moon = {"moon_model": moon_model, "moon_threshold": moon_threshold, "moon_ahead": moon_ahead}
-    return NeuralAgent(
-        shipped_policy_path(rules.name), rules, seed, greedy, match_moon, pass_bias, **moon, moon_danger=moon_danger
-    )
+    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, **options)
 
 
+# agent_options and the option parser read a factory's signature: give this one NeuralAgent's options
+_shipped_neural.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in ("rules", "seed")]
+    + [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+        for name, default in _neural_options().items()
+    ]
+)
 _SMEAR_AGENTS["neural"] = _shipped_neural
 
 
@@ -163,9 +163,8 @@ _SMEAR_AGENTS["neural_search"] = _shipped_neural_search
 
 
 #: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
-PATH_OPTIONS: dict[str, Any] = {
-    name: None for name in ("match_moon", "pass_bias", "moon_model", "moon_threshold", "moon_ahead", "moon_danger")
-}
+#: (``greedy`` is the ``sample:`` prefix there)
+PATH_OPTIONS: dict[str, Any] = {name: default for name, default in _neural_options().items() if name != "greedy"}
 
 
 def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:
@@ -180,8 +179,6 @@ def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, **opti
     """An exported policy (``.npz``) loads without torch; a training checkpoint (``.pt``) is converted in memory.
 
     ``options``: :data:`PATH_OPTIONS`, passed on to ``NeuralAgent``."""
-    from agents.neural_agent import NeuralAgent
-
     if Path(path).suffix != ".pt":
         return NeuralAgent(path, rules, seed, greedy=greedy, **options)
     try:
