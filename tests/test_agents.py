@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
@@ -212,6 +213,20 @@ def test_agent_options_after_the_name_reach_the_bot() -> None:
     assert isinstance(bot.samples, int) and isinstance(bot.time_budget, float)
     assert make_agent("rule:bid_margin=1", "ten_point", 0).bid_margin == 1
     assert list(agent_options("search"))[:2] == ["samples", "time_budget"]
+
+
+def test_a_trained_agent_takes_the_options_of_neural_agent_by_name_or_by_path() -> None:
+    from agents.neural_agent import NeuralAgent
+    from agents.registry import PATH_OPTIONS
+    from agents.shipped import shipped_policy_path
+
+    declared = list(inspect.signature(NeuralAgent).parameters)[3:]  # after policy, rules, seed
+    assert list(agent_options("neural", "minnesota")) == declared
+    assert ["greedy", *PATH_OPTIONS] == declared  # a path's greedy is its sample: prefix
+    by_name = make_agent("neural:moon_danger=0.25,pass_bias=1.5", "minnesota", 0)
+    by_path = make_agent(f"{shipped_policy_path('minnesota')}:moon_danger=0.25,pass_bias=1.5", "minnesota", 0)
+    for agent in (by_name, by_path):
+        assert (agent.moon_thresholds[2], agent.pass_bias) == (0.25, 1.5)
 
 
 @pytest.mark.parametrize(
