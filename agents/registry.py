@@ -124,11 +124,15 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
 
 
-def _neural_options() -> dict[str, Any]:
-    """``NeuralAgent``'s keyword parameters after (policy, rules, seed), with their defaults: the one list of a
-    trained agent's options, so the shipped agent and a checkpoint path take the same ones as the class."""
-    params = list(inspect.signature(NeuralAgent).parameters.values())[3:]
-    return {p.name: p.default for p in params}
+def _options_of(factory: Callable[..., Agent], leading: int = 2) -> dict[str, Any]:
+    """Keyword parameters after the ``leading`` ones (rules, seed), with their defaults."""
+    params = list(inspect.signature(factory).parameters.values())[leading:]
+    return {p.name: p.default for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+#: a trained agent's options, ``NeuralAgent``'s after (policy, rules, seed): the one list, so the shipped agent
+#: and a checkpoint path take the same ones as the class
+_NEURAL_OPTIONS = _options_of(NeuralAgent, leading=3)
 
 
 def _shipped_neural(rules: Any, seed: int | None, **options: Any) -> Agent:
@@ -146,7 +150,7 @@ _shipped_neural.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
     [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in ("rules", "seed")]
     + [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
-        for name, default in _neural_options().items()
+        for name, default in _NEURAL_OPTIONS.items()
     ]
 )
 _SMEAR_AGENTS["neural"] = _shipped_neural
@@ -164,7 +168,7 @@ _SMEAR_AGENTS["neural_search"] = _shipped_neural_search
 
 #: options a checkpoint path takes after its last colon (``runs/x.npz:match_moon=false``), with their defaults
 #: (``greedy`` is the ``sample:`` prefix there)
-PATH_OPTIONS: dict[str, Any] = {name: default for name, default in _neural_options().items() if name != "greedy"}
+PATH_OPTIONS: dict[str, Any] = {name: default for name, default in _NEURAL_OPTIONS.items() if name != "greedy"}
 
 
 def _path_and_options(spec: str, path: str) -> tuple[str, dict[str, Any]]:
@@ -189,12 +193,6 @@ def _trained_agent(path: str, rules: Any, seed: int | None, greedy: bool, **opti
             f"export it to a torch-free .npz where torch is (smear-rl export {path})"
         ) from None
     return agent_from_checkpoint(path, rules, seed, greedy, **options)
-
-
-def _options_of(factory: Callable[..., Agent]) -> dict[str, Any]:
-    """Keyword parameters after (rules, seed), with their defaults."""
-    params = list(inspect.signature(factory).parameters.values())[2:]
-    return {p.name: p.default for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
 
 def _parse_options(spec: str, text: str, accepted: dict[str, Any]) -> dict[str, Any]:
