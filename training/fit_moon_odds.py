@@ -37,7 +37,7 @@ from agents.rule_bot import RuleAgent, best_trump
 from smear_env import actions as A
 from smear_env.game import OVER, Game
 from smear_env.observation import player_view
-from smear_env.rules import get_rules
+from smear_env.rules import Rules, get_rules
 from training.cli import ArgumentParser, int_at_least
 
 PRESET = "minnesota"
@@ -77,17 +77,23 @@ def forced_moon_rows(deals: range) -> list[tuple[int, bool]]:
     bots = [make_agent("neural", rules, seed=seat) for seat in range(rules.num_players)]
     rows = []
     for i in deals:
-        game = Game(rules, seed=MOON_SEED_BASE + i, single_hand=True, dealer=0)
-        bidder = i % rules.num_players
-        hand = game.hands[bidder]
-        for step in range(1, rules.num_players + 1):
-            seat = step % rules.num_players
-            game.apply(A.MOON if seat == bidder else A.PASS)
+        game, bidder, hand = forced_moon(rules, i)
         while not game.hand_results:
             seat = game.current_player
             game.apply(bots[seat].act(player_view(game, seat)))
         rows.append((hand, game.hand_results[-1].made))
     return rows
+
+
+def forced_moon(rules: Rules, i: int) -> tuple[Game, int, int]:
+    """Forced-moon deal ``i`` after the bids (seat ``i % n`` moons, the rest pass), that seat, its pre-kitty hand."""
+    game = Game(rules, seed=MOON_SEED_BASE + i, single_hand=True, dealer=0)
+    bidder = i % rules.num_players
+    hand = game.hands[bidder]
+    for step in range(1, rules.num_players + 1):
+        seat = step % rules.num_players  # from the dealer's left, the dealer last
+        game.apply(A.MOON if seat == bidder else A.PASS)
+    return game, bidder, hand
 
 
 def fit_network(deals: int, workers: int) -> dict[str, object]:
