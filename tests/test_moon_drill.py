@@ -59,7 +59,7 @@ def test_auc_counts_ties_half():
     ("argv", "message"),
     [
         (["--moon", "rule", "--phases", "trumps"], "--phases 'trumps': expected a comma-separated list among"),
-        (["--deals", "20"], "nothing to measure: expected --moon, --defence or --rollouts"),
+        (["--deals", "20"], "nothing to measure: expected --moon, --defence, --rollouts or --auction"),
         (["--moon", "rule", "--defence", "rule"], "not allowed with argument"),
     ],
 )
@@ -67,3 +67,23 @@ def test_it_refuses_bad_arguments(argv, message, capsys):
     with pytest.raises(SystemExit):
         moon_drill.main(argv)
     assert message in capsys.readouterr().err
+
+
+def test_the_auction_features_read_the_bids_by_seat_after_the_mooner():
+    a = moon_drill.A
+    assert moon_drill.auction_features({}) == [0.0, 0.0, 0.0, 0.0, 0.0]
+    seen = {1: a.BID_BASE + 3, 2: a.PASS, 3: a.PASS}  # left-hand opponent bid 3, partner and the other passed
+    assert moon_drill.auction_features(seen) == [1.0, 0.0, 3.0, 1.0, 3.0]
+    assert moon_drill.auction_features({2: a.BID_BASE + 4}) == [0.0, 4.0, 0.0, 0.0, 1.0]
+
+
+def test_an_auction_moon_is_shot_after_the_seats_before_it_bid():
+    rules = get_rules("minnesota")
+    bots = [moon_drill.make_agent("neural", rules, seed=seat) for seat in range(4)]
+    rows = [moon_drill.auction_moon(rules, bots, i) for i in range(16)]
+    kept = [row for row in rows if row is not None]
+    assert kept, "the network seldom moons or calls a misdeal before the mooner"
+    for i, row in enumerate(rows):
+        if row is not None:
+            bids_seen = row[1][-1]
+            assert bids_seen == (i // 4 % 4 - i % 4 - 1) % 4  # the seats from the dealer's left up to the mooner
