@@ -65,7 +65,8 @@ def play_out(
 
 def sampled_deal(rules: Rules, hand: list[int], bidder: int, rng: random.Random) -> Deal:
     """A deal with ``hand`` at the bidder's seat and every other card placed at random."""
-    others = [c for c in rules.deck if c not in set(hand)]
+    held = set(hand)
+    others = [c for c in rules.deck if c not in held]
     rng.shuffle(others)
     hands, at = [], 0
     for seat in range(rules.num_players):
