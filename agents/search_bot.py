@@ -171,7 +171,7 @@ class SearchAgent(RuleAgent):
         outcomes = {suit: [] for suit in range(4)}
         threats = []
         for _ in range(self.bid_samples):
-            deal = _sample_deal(k, self.rng)
+            deal = Deal.around(k.rules, cards_of(k.hand), k.seat, self.rng)
             threats.append(_later_threat(k, deal))
             for suit in range(4):
                 points = _rollout(r, k, deal, suit, self._rollout_bot)
@@ -265,21 +265,6 @@ class SearchBidAgent(SearchAgent):
 def _highest_of_suit(k: Knowledge, suit: int) -> int | None:
     cards = [a - A.PLAY_BASE for a in k.legal if a - A.PLAY_BASE < 52 and (a - A.PLAY_BASE) // 13 == suit]
     return max(cards, key=lambda c: c % 13) if cards else None
-
-
-def _sample_deal(k: Knowledge, rng: random.Random) -> Deal:
-    """A deal with my hand as it is and every other card placed at random."""
-    r = k.rules
-    others = [c for c in r.deck if not k.hand >> c & 1]
-    rng.shuffle(others)
-    hands, i = [], 0
-    for seat in range(k.n):
-        if seat == k.seat:
-            hands.append(cards_of(k.hand))
-        else:
-            hands.append(others[i : i + r.hand_size])
-            i += r.hand_size
-    return Deal(hands, others[i : i + r.kitty_size], others[i + r.kitty_size :])
 
 
 def _later_threat(k: Knowledge, deal: Deal) -> int:

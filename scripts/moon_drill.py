@@ -63,27 +63,12 @@ def play_out(
     return bool(game.hand_results[-1].made)
 
 
-def sampled_deal(rules: Rules, hand: list[int], bidder: int, rng: random.Random) -> Deal:
-    """A deal with ``hand`` at the bidder's seat and every other card placed at random."""
-    held = set(hand)
-    others = [c for c in rules.deck if c not in held]
-    rng.shuffle(others)
-    hands, at = [], 0
-    for seat in range(rules.num_players):
-        if seat == bidder:
-            hands.append(list(hand))
-        else:
-            hands.append(others[at : at + rules.hand_size])
-            at += rules.hand_size
-    return Deal(hands, others[at : at + rules.kitty_size], others[at + rules.kitty_size :])
-
-
 def rollout_chance(rules: Rules, game: Game, bidder: int, bots: list, samples: int, rng: random.Random) -> float:
     """The share of ``samples`` play-outs of the bidder's hand, on random deals around it, that make the moon."""
     hand = list(game.deals[-1].hands[bidder])
     made = 0
     for _ in range(samples):
-        sample = Game(rules, seed=0, single_hand=True, dealer=0, deals=[sampled_deal(rules, hand, bidder, rng)])
+        sample = Game(rules, seed=0, single_hand=True, dealer=0, deals=[Deal.around(rules, hand, bidder, rng)])
         for step in range(1, rules.num_players + 1):
             sample.apply(game.history[step - 1])  # the same forced bids
         made += play_out(sample, bots)

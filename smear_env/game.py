@@ -114,6 +114,25 @@ class Deal:
         }
 
     @classmethod
+    def around(cls, rules: Rules, hand: list[int], seat: int, rng: random.Random) -> Deal:
+        """A deal with ``hand`` at ``seat`` and every other card of the deck placed at random.
+
+        A determinized guess at what the others hold: search samples its worlds with it, the moon drill
+        its play-outs. The other seats are filled in seat order, then the kitty and the stock.
+        """
+        held = set(hand)
+        others = [c for c in rules.deck if c not in held]
+        rng.shuffle(others)
+        hands, at = [], 0
+        for other in range(rules.num_players):
+            if other == seat:
+                hands.append(list(hand))
+            else:
+                hands.append(others[at : at + rules.hand_size])
+                at += rules.hand_size
+        return cls(hands, others[at : at + rules.kitty_size], others[at + rules.kitty_size :])
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
         """A deal from :meth:`to_dict` form; ``ValueError`` naming a missing or malformed part."""
         hands, piles = parse_deal(data, ("kitty", "stock"))

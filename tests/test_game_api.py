@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pytest
@@ -10,7 +11,8 @@ import pytest
 import smear_env
 from smear_env import actions as A
 from smear_env.cards import format_card, parse_cards
-from smear_env.game import Contract, Game, Trick, replay
+from smear_env.game import Contract, Deal, Game, Trick, replay
+from smear_env.rules import list_presets as list_smear_presets
 from tests.scripted import new_game, play, play_tricks
 
 # minnesota's main deal (tests/rules/test_minnesota.py): seat 1 bids 3, takes the kitty, names hearts
@@ -193,3 +195,17 @@ def test_a_moon_is_named_in_the_breakdown() -> None:
     data = game.results()[-1].to_dict()
     assert data["bid"] == "moon" and data["made"] and data["match_winners"] == [1]
     assert game.results()[-1].bid == A.MOON_BID
+
+
+@pytest.mark.parametrize("preset", list_smear_presets())
+def test_a_deal_around_a_hand_keeps_it_and_places_every_other_card_once(preset: str) -> None:
+    game = Game(preset, seed=3)
+    seat = 1
+    hand = list(game.deals[-1].hands[seat])
+    deal = Deal.around(game.rules, hand, seat, random.Random(1))
+    assert deal.hands[seat] == hand
+    every = [c for h in deal.hands for c in h] + deal.kitty + deal.stock
+    assert sorted(every) == sorted(game.rules.deck)
+    assert [len(h) for h in deal.hands] == [game.rules.hand_size] * game.rules.num_players
+    assert len(deal.kitty) == game.rules.kitty_size
+    assert Deal.around(game.rules, hand, seat, random.Random(1)) == deal  # the seed decides it

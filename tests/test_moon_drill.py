@@ -1,15 +1,12 @@
 """scripts/moon_drill.py: the forced moons behind the minnesota moon-play figures in docs/results.md."""
 
-import random
-
 import numpy as np
 import pytest
 
-from smear_env.cards import mask_of
 from smear_env.game import PLAY, TRUMP
 from smear_env.rules import get_rules
 from tests.file_modules import ROOT, load_module
-from training.fit_moon_odds import forced_moon, forced_moon_rows
+from training.fit_moon_odds import forced_moon_rows
 
 moon_drill = load_module(ROOT / "scripts" / "moon_drill.py")
 DEALS = range(200_000, 200_012)
@@ -29,17 +26,6 @@ def test_another_player_on_the_moon_side_plays_the_same_deals():
     rows = moon_drill.drill(range(200_000, 200_040), "rule", "moon", {PLAY})
     assert len(rows["substituted"]) == len(rows["made"]) == 40
     assert (rows["substituted"] != rows["made"]).any()  # the rule bot plays some moon the network does not
-
-
-def test_a_sampled_deal_keeps_the_bidders_hand_and_places_every_other_card_once():
-    rules = get_rules("minnesota")
-    game, bidder, hand = forced_moon(rules, 7)
-    deal = moon_drill.sampled_deal(rules, list(game.deals[-1].hands[bidder]), bidder, random.Random(1))
-    assert mask_of(deal.hands[bidder]) == hand
-    every = [c for h in deal.hands for c in h] + deal.kitty + deal.stock
-    assert sorted(every) == sorted(rules.deck)
-    assert [len(h) for h in deal.hands] == [rules.hand_size] * rules.num_players
-    assert len(deal.kitty) == rules.kitty_size
 
 
 def test_the_rollout_estimate_is_a_share_of_its_play_outs():
