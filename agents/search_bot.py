@@ -170,8 +170,9 @@ class SearchAgent(RuleAgent):
         r = self.rules
         outcomes = {suit: [] for suit in range(4)}
         threats = []
+        hand = cards_of(k.hand)
         for _ in range(self.bid_samples):
-            deal = Deal.around(k.rules, cards_of(k.hand), k.seat, self.rng)
+            deal = Deal.around(k.rules, hand, k.seat, self.rng)
             threats.append(_later_threat(k, deal))
             for suit in range(4):
                 points = _rollout(r, k, deal, suit, self._rollout_bot)
