@@ -26,12 +26,13 @@ It moons when the first beats the second by ``MOON_EDGE``. ``python -m training.
 regenerates the data and prints the coefficients below.
 
 The neural agent calls its moons another way (``network_moon_call``), fitted to its own play: the
-rule bot's fits above describe rule-bot matches, where moons are rare, and the shipped network
+rule bot's fits above describe rule-bot matches, where moons are rare, and the third-stage network
 takes every point of a moon more often than the rule bot does (41% of random forced moons, the
 rule bot 36%). In its own matches a moon ends most of them, so being behind by a few points costs
 little and the rule bot's match odds, which never saw that, make it moon too soon from behind and
 never from ahead. ``network_moon_chance`` is a logistic fit on 200,000 forced moons played by the
-shipped network at every seat (``python -m training.fit_moon_odds --network``); the agent moons when
+third-stage network at every seat (``python -m training.fit_moon_odds --network``, which now plays the agent
+shipped since); the agent moons when
 that chance beats one threshold, a higher one when ahead and a lower one when another side is near
 the target, picked by matches against the rule bot's call, the rule bot and random players
 (docs/results.md).
@@ -182,10 +183,10 @@ def moon_wins_more(hand: int, rules: Rules, suit: int, estimate: float, mine: in
     return moon_chance(hand, rules, suit, estimate) > play_on + MOON_EDGE
 
 
-#: how the match odds call a neural agent's moons: the call fitted to the shipped network's own moons, or the rule bot's
+#: how the match odds call a neural agent's moons: the call fitted to the third-stage network's moons, or the rule bot's
 MOON_MODELS = ("network", "rule")
 
-#: logistic weights of network_moon_chance, in network_moon_features order: the shipped minnesota network's moons
+#: logistic weights of network_moon_chance, in network_moon_features order: the third-stage minnesota network's moons
 NETWORK_MOON_WEIGHTS = (
     *(0.656, 0.058, 0.002, 0.296, -0.111),  # Ace, King, Queen, Jack, Jick of trump
     *(-0.118, -0.134, -0.126, -0.149, -0.135, -0.174, -0.128, -0.138, 0.562),  # 10 down to 2 of trump
@@ -222,7 +223,10 @@ def network_moon_features(hand: int, rules: Rules, suit: int, best: float, secon
 
 
 def network_moon_chance(features: list[float]) -> float:
-    """Chance that the shipped network, mooning on the hand of ``features``, takes every point in play."""
+    """Chance that the third-stage minnesota network, mooning on ``features``'s hand, takes every point in play.
+
+    The shipped agent since 2026-12-03 (its card-head successor) trained with this call and keeps it unrefitted.
+    """
     return _logistic(sum(w * x for w, x in zip(NETWORK_MOON_WEIGHTS, features, strict=True)))
 
 

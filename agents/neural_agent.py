@@ -352,8 +352,9 @@ class NeuralAgent(Agent):
     37 of the second-stage agent's 47 losses in 1000 games against random players ended on its own failed moon;
     docs/results.md, "The moon on minnesota").
 
-    ``moon_model`` (with ``match_moon``): ``"network"`` (default) moons when the chance that the shipped
-    network takes every point, fitted on its own forced moons (:func:`agents.match_odds.network_moon_chance`),
+    ``moon_model`` (with ``match_moon``): ``"network"`` (default) moons when the chance that the third-stage
+    minnesota network (shipped 2026-11-28 to 2026-12-03) takes every point, fitted on its own forced
+    moons (:func:`agents.match_odds.network_moon_chance`),
     beats ``moon_threshold`` (``moon_ahead`` when ahead, ``moon_danger`` when another side is near the
     target); ``"rule"`` asks the rule bot's call instead (the call of every agent shipped before 2026-12-01).
     Head to head, the network's call beats the rule bot's with the same network in 56% of 2000 games (two

@@ -28,7 +28,8 @@ from training.evaluate.run import weights_of
 RULES = get_rules("minnesota")
 
 # seat 1 bids first (dealer 0); seat 2, after seat 1's bid of 3, holds the Aces of clubs and spades and the 2 of
-# spades, and the shipped network (without match_moon) shoots the moon there with probability 1.0 at 0 to 0
+# spades, and the shipped network (without match_moon) gives the moon there a probability of 0.43 at 0 to 0
+# (the third stage, shipped before 2026-12-03, shot it with probability 1.0)
 HANDS = [
     "6C 8C JC 4D TD JD 2H 5H JK2",
     "9C TC 7D KD 6H JH 3S 4S 9S",
@@ -60,9 +61,10 @@ def test_it_is_on_for_minnesota_and_off_where_no_odds_were_fitted():
         make_agent("neural:match_moon=true", "ten_point")
 
 
-def test_the_network_alone_moons_from_zero_here():
+def test_the_network_alone_would_often_moon_from_zero_here():
     view, observation = bid_turn(HANDS, [0, 0], "bid 3")
-    assert NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1, match_moon=False).act(view, observation) == MOON
+    decision = NeuralAgent(shipped_policy_path("minnesota"), RULES, seed=1, match_moon=False).decide(view, observation)
+    assert decision.scores is not None and decision.scores[MOON] > 0.3
 
 
 @pytest.mark.parametrize("scores", [[0, 0], [0, 10], [-6, 3]])
