@@ -45,6 +45,7 @@ import functools
 import hashlib
 import json
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -156,11 +157,17 @@ class Policy:
         return arrays
 
     def save(self, path: str | Path) -> Path:
-        """Write the policy as an uncompressed ``.npz`` (it loads without pickle)."""
+        """Write the policy as an uncompressed ``.npz`` (it loads without pickle).
+
+        The file is written beside ``path`` and renamed over it, so a run reading the old file (a training run's
+        frozen opponent, say) never meets half a new one.
+        """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as f:
+        partial = path.with_name(path.name + ".partial")
+        with partial.open("wb") as f:
             np.savez(f, **self.to_arrays())
+        os.replace(partial, path)
         return path
 
     @cached_property

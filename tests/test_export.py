@@ -170,6 +170,18 @@ def test_file_for_another_observation_layout_fails_saying_so(tmp_path: Path) -> 
         make_agent(str(tmp_path / "old.npz"), "ten_point")
 
 
+def test_saving_over_a_policy_file_never_shows_a_reader_half_a_file(tmp_path: Path) -> None:
+    """A training run reads its frozen opponent's file while a user may export a new one to the same path."""
+    path = shipped_policy_path("ten_point")
+    target = tmp_path / "agent.npz"
+    shutil.copy(path, target)
+    with target.open("rb") as reader:  # opened before the new file is written, read after
+        load_policy(shipped_policy_path("minnesota")).save(target)
+        assert reader.read() == path.read_bytes()
+    assert load_policy(target).layout["preset"] == "minnesota"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["agent.npz"]
+
+
 def test_corrupt_foreign_and_pickled_files_fail_clearly(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     np.savez(tmp_path / "foreign.npz", weights=np.zeros(3))
