@@ -3,8 +3,9 @@
 On minnesota a made moon wins the match only from a positive score and a failed one loses it.
 The trained networks shot the moon from a score of 0, where a made moon gains nothing; with
 ``match_moon`` (on by default there) the moon is called by the match odds, and the network chooses
-among the other moves. ``moon_model="network"`` (the default) is the call fitted to the shipped
-network's own moons (:func:`agents.match_odds.network_moon_call`); ``"rule"`` the rule bot's,
+among the other moves. ``moon_model="network"`` (the default) is the call fitted to the third-stage
+network's own moons (:func:`agents.match_odds.network_moon_call`; the shipped agent since 2026-12-03 trained
+with it); ``"rule"`` the rule bot's,
 :func:`agents.rule_bot.moon_wins_match`.
 """
 
