@@ -45,7 +45,6 @@ import functools
 import hashlib
 import json
 import math
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -56,6 +55,7 @@ import numpy as np
 
 from agents.base import Agent, Decision
 from agents.card_features import CARD_FEATURE_SETS, card_features
+from agents.files import written_whole
 from agents.knowledge import Knowledge, knowledge_from_view
 from agents.match_odds import (
     MATCH_MOON_PRESETS,
@@ -163,11 +163,8 @@ class Policy:
         frozen opponent, say) never meets half a new one.
         """
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".partial")
-        with partial.open("wb") as f:
+        with written_whole(path) as partial, partial.open("wb") as f:
             np.savez(f, **self.to_arrays())
-        os.replace(partial, path)
         return path
 
     @cached_property

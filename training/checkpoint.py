@@ -19,12 +19,12 @@ does not match the game it is asked to play and says what differs.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from agents.files import written_whole
 from smear_env.observation import OBSERVATION_VERSION, observation_size
 from smear_env.rules import rules_from_dict
 from smear_env.signature import (
@@ -50,11 +50,9 @@ def game_signature(rules: AnyRules) -> dict[str, Any]:
 def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
     """Write ``payload`` (plus the format tag) atomically: a crash never leaves half a file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     tags = {"format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION, "code_version": code_version()}
-    torch.save({**tags, **payload}, tmp)
-    os.replace(tmp, path)
+    with written_whole(path) as partial:
+        torch.save({**tags, **payload}, partial)
     return path
 
 
