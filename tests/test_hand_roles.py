@@ -33,6 +33,17 @@ def test_the_roles_split_every_seat_hand_of_a_and_add_up_to_its_score_changes():
         assert sum(total for (n, _), (_, total) in totals.items() if n == n_seats) == pytest.approx(change)
 
 
+def test_the_split_by_bid_adds_up_to_the_split_by_role():
+    by_role = hand_roles.role_deltas("rule", "random", "ten_point_5p", games=4, max_hands=6)
+    by_bid = hand_roles.bid_deltas("rule", "random", "ten_point_5p", games=4, max_hands=6)
+    assert {bid for _, _, bid in by_bid} <= set(range(4, 11))  # the preset's bids
+    for (n_seats, role), (seat_hands, change) in by_role.items():
+        cells = [cell for (n, r, _), cell in by_bid.items() if (n, r) == (n_seats, role)]
+        assert sum(count for count, _, _ in cells) == seat_hands
+        assert sum(total for _, total, _ in cells) == pytest.approx(change)
+        assert all(0 <= made <= count for count, _, made in cells)
+
+
 def test_with_two_fixed_teams_a_seat_of_a_bids_backs_its_partner_or_defends_against_b():
     totals = hand_roles.role_deltas("rule", "random", "ten_point", games=4, max_hands=4)
     assert {role for _, role in totals} <= {"bids", "partner of A", "defends against B"}
