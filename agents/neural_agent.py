@@ -368,7 +368,7 @@ class NeuralAgent(Agent):
     passing is legal: a larger one bids only the hands the network prefers by that margin, for a user who
     wants a tighter bidder. Tried as a cure for the agents' losses to search it did not help (they lose the
     card play, not the auction: docs/results.md, "Passing more against search"), so no shipped file sets one;
-    on ten_point_5p a bias of 4 lifts the agent a little against random and rule players (same page).
+    on ten_point_5p a bias of 4 lifts the agent a little against random and rule players, not search (same page).
     """
 
     name = "neural"
