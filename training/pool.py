@@ -116,9 +116,14 @@ def _pooled_reward(results: Sequence[EvalResult]) -> Estimate | None:
     return mean_interval(rewards)
 
 
-def _first_difference(first: EvalResult, other: EvalResult) -> tuple[str, Any, Any] | None:
-    """(field, first's value, other's value) of a way the two runs are not the same match-up, or None."""
-    for name in MATCH_UP_FIELDS:
+def _first_difference(
+    first: EvalResult, other: EvalResult, fields: Sequence[str] = MATCH_UP_FIELDS
+) -> tuple[str, Any, Any] | None:
+    """(field, first's value, other's value) of a way the two runs are not the same match-up, or None.
+
+    ``fields`` are the match-up's fields compared besides the rules (all of them by default).
+    """
+    for name in fields:
         if getattr(first, name) != getattr(other, name) and not _same_network(first, other, name):
             return name, getattr(first, name), getattr(other, name)
     if _rules_of(first) == _rules_of(other):
@@ -126,6 +131,11 @@ def _first_difference(first: EvalResult, other: EvalResult) -> tuple[str, Any, A
     if first.preset != other.preset:
         return "preset", first.preset, other.preset
     return "rule_overrides", first.rule_overrides, other.rule_overrides
+
+
+def same_match_up_but_agent_a(first: EvalResult, other: EvalResult) -> tuple[str, Any, Any] | None:
+    """Like the check ``pool`` makes, but agent A may differ: (field, first's, other's) where they differ, or None."""
+    return _first_difference(first, other, tuple(f for f in MATCH_UP_FIELDS if f != "agent_a"))
 
 
 def _names(names: Iterable[str]) -> str:
