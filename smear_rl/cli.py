@@ -9,6 +9,7 @@ the extra that brings it.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable
 
@@ -56,7 +57,11 @@ def main(argv: list[str] | None = None) -> None:
     if command not in COMMANDS:
         print(f"error: unknown command {command!r}\n\n{_usage()}", file=sys.stderr)
         sys.exit(2)
-    _entry(command)(rest)
+    try:
+        _entry(command)(rest)
+    except BrokenPipeError:  # the reader left early (`smear-rl pool ... | head -1`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush fails no more
+        sys.exit(141)  # 128 + SIGPIPE, the status a shell gives a program killed by a closed pipe
 
 
 if __name__ == "__main__":

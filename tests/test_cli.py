@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from smear_rl import cli
@@ -25,3 +29,16 @@ def test_demo_runs_through_the_command(capsys: pytest.CaptureFixture[str]) -> No
     cli.main(["demo", "--preset", "pitch_smudge", "--seed", "1", "--max-hands", "1"])
     out = capsys.readouterr().out
     assert "pitch_smudge  hand" in out and "scores:" in out
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly() -> None:
+    """``smear-rl demo | head -1``: the closed pipe stops the command with no traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line: every write meets a closed pipe
+    command = [sys.executable, "-m", "smear_rl.cli", "demo", "--preset", "ten_point", "--seed", "1"]
+    try:
+        demo = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert demo.returncode == 141
+    assert b"Traceback" not in demo.stderr and b"BrokenPipe" not in demo.stderr
