@@ -30,7 +30,7 @@ from training.export import policy_from_checkpoint  # noqa: E402
 from training.model import CARD_HEAD, CardHeadNet, network_input  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 
-STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
+STUDENT = str(Path(__file__).resolve().parent / "data" / "ten_point_layout1.pt")  # a plain network, no card head
 RULES = get_rules("ten_point")
 
 

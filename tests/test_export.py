@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -14,7 +15,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
+from agents.neural_agent import NeuralAgent, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
 from smear_env.game import Game  # noqa: E402
@@ -41,7 +42,6 @@ SHIPPED = [
     "schmier",
     "smear",
 ]
-TRAINED_ON_LAYOUT_1 = {"ten_point"}
 
 
 def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
@@ -113,16 +113,13 @@ def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> No
     assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
     layout_now = network_signature(rules_for_preset(preset))["observation_version"]
     assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == layout_now
-    if preset in TRAINED_ON_LAYOUT_1:  # the file is of layout 1, upgraded as it is read
-        assert shipped.layout["upgraded_from"] == 1
-    else:
-        assert "upgraded_from" not in shipped.layout
+    assert "upgraded_from" not in shipped.layout  # every shipped agent is of the current layout (since 2026-12-04)
 
 
 def test_a_checkpoint_is_converted_once_per_version_of_the_file(tmp_path: Path) -> None:
     """Training builds a fixed .pt opponent for every match: the same file and rules share one conversion."""
     path = tmp_path / "agent.pt"
-    path.write_bytes((Path("checkpoints") / "ten_point.pt").read_bytes())
+    path.write_bytes((Path("checkpoints") / "ten_point.pt").read_bytes())  # any checkpoint
     rules = get_rules("ten_point")
     first = policy_from_checkpoint(path, rules)
     assert policy_from_checkpoint(path, rules) is first
@@ -164,7 +161,7 @@ def test_agent_refuses_a_view_of_other_rules_it_was_not_built_for() -> None:
 
 def test_file_for_another_observation_layout_fails_saying_so(tmp_path: Path) -> None:
     policy = load_policy(shipped_policy_path("ten_point"))
-    old = Policy(policy.layout | {"observation_version": 0}, policy.layers, policy.head, policy.value_head)
+    old = dataclasses.replace(policy, layout=policy.layout | {"observation_version": 0})  # card head and all
     old.save(tmp_path / "old.npz")
     with pytest.raises(ValueError, match=f"observation_version is 0 in the file but {OBSERVATION_VERSION} here"):
         make_agent(str(tmp_path / "old.npz"), "ten_point")

@@ -1,5 +1,8 @@
-"""Agents of observation layout 1 (the shipped checkpoints and .npz files) upgraded to layout 2: the same
-policy and the same moves, or refused."""
+"""Agents of observation layout 1 upgraded to layout 2: the same policy and the same moves, or refused.
+
+The files are the `ten_point` agent shipped until 2026-12-04, the last one stored in layout 1, kept as test data
+(checkpoint and exported .npz, as they were shipped) so the upgrade path that users' own layout-1 files take stays
+tested."""
 
 from __future__ import annotations
 
@@ -13,7 +16,6 @@ torch = pytest.importorskip("torch")
 
 from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, observation_size, player_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
@@ -21,12 +23,16 @@ from training.checkpoint import load_checkpoint, network_from_checkpoint, save_c
 from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import NumpyPolicy, PolicyValueNet  # noqa: E402
 
-#: the shipped agent still stored in layout 1 (minnesota's was, until its second stage shipped on 2026-11-27)
-SHIPPED = {"ten_point": Path("checkpoints/ten_point.pt")}
-#: the shipped agents' greedy moves with layout 1 (main at the merge base, before layout 2): every seat played by
+DATA = Path(__file__).parent / "data"
+#: agents stored in layout 1, by preset: the ten_point agent shipped until 2026-12-04 (minnesota's first stage was
+#: one too, until its second stage shipped on 2026-11-27)
+SHIPPED = {"ten_point": DATA / "ten_point_layout1.pt"}
+#: the same agents exported to .npz, as they were shipped
+SHIPPED_NPZ = {"ten_point": DATA / "ten_point_layout1.npz"}
+#: those agents' greedy moves with layout 1 (main at the merge base, before layout 2): every seat played by
 #: the agent for the first two hands of seeded matches, so each move decides the positions after it (its minnesota
 #: games are those of the first-stage minnesota agent, no longer shipped, and no longer read)
-V1_MOVES = Path(__file__).parent / "data" / "shipped_moves_layout_1.json"
+V1_MOVES = DATA / "shipped_moves_layout_1.json"
 
 
 def raw(path: Path) -> dict:
@@ -107,8 +113,8 @@ def test_upgrade_refuses_other_layouts_wrong_sizes_and_training_checkpoints(tmp_
 
 
 def raw_policy_file(preset: str) -> dict[str, np.ndarray]:
-    """A shipped .npz as stored, not upgraded."""
-    with np.load(shipped_policy_path(preset), allow_pickle=False) as data:
+    """A layout-1 .npz as stored, not upgraded."""
+    with np.load(SHIPPED_NPZ[preset], allow_pickle=False) as data:
         return {name: data[name] for name in data.files}
 
 
@@ -117,7 +123,7 @@ def test_the_shipped_npz_is_layout_1_and_upgraded_as_read_to_the_same_function(p
     arrays = raw_policy_file(preset)
     stored = json.loads(str(arrays["layout"][()]))
     assert stored["observation_version"] == 1  # the shipped files stay as they are
-    policy = load_policy(shipped_policy_path(preset))
+    policy = load_policy(SHIPPED_NPZ[preset])
     assert policy.layout["observation_version"] == OBSERVATION_VERSION and policy.layout["upgraded_from"] == 1
     v1 = observation_size(4, version=1)
     rows = list(positions(preset, 3))
@@ -139,7 +145,11 @@ def test_upgraded_shipped_agents_play_the_moves_recorded_under_layout_1(preset: 
     recorded = json.loads(V1_MOVES.read_text())
     assert recorded["observation_version"] == 1
     rules = get_rules(preset)
-    agent = make_agent("neural", rules, 0) if source == "npz" else agent_from_checkpoint(SHIPPED[preset], rules)
+    agent = (
+        make_agent(str(SHIPPED_NPZ[preset]), rules, 0)
+        if source == "npz"
+        else agent_from_checkpoint(SHIPPED[preset], rules)
+    )
     observer = Observer(rules.num_players)
     for seed, moves in enumerate(recorded["games"][preset]):
         game = Game(rules, seed=seed)
