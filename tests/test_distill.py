@@ -21,11 +21,12 @@ from training.distill import (  # noqa: E402
     agreement,
     collect_labels,
     fit,
+    label_source,
     load_labels,
     teacher_targets,
 )
 
-STUDENT = str(Path(__file__).resolve().parents[1] / "checkpoints" / "ten_point.pt")
+STUDENT = str(Path(__file__).resolve().parent / "data" / "ten_point_layout1.pt")  # a plain network, no card head
 CHEAP_TEACHER = "search:samples=2,time_budget=30,bid_by=rule"  # cheap, and bounded by samples, not time
 
 
@@ -86,10 +87,25 @@ def test_cli_writes_an_agent_that_plays_and_records_what_it_learned(labels: Labe
     record = data["distill"]
     # fitted from label files: the record names them, not the --teacher flag, which did not label them
     assert record["labels"] == [str(tmp_path / "labels.npz")] and "teacher" not in record
+    assert record["label_sources"] == [None]  # a file saved without its source (as before 2026-12-04) says nothing
     assert record["labelled"] == int(labels.labelled.sum()) and record["seed"] == 4  # the minibatch order's seed
     assert "evaluation" not in data  # the student's own evaluation does not describe the distilled agent
     agent = make_agent(str(tmp_path / "run" / "agent.pt"), "ten_point", 0)
     assert agent.name == "neural"
+
+
+def test_a_label_file_records_how_it_was_made_and_a_fit_from_it_says_so(tmp_path: Path) -> None:
+    """A shipped agent's record names its labels' teacher and student, even after the label files are gone."""
+    distill.main([STUDENT, "--teacher", CHEAP_TEACHER, "--matches", "1", "--seed", "3", "--workers", "1",
+                  "--label-only", "--out", str(tmp_path / "lab")])  # fmt: skip
+    source = label_source(tmp_path / "lab" / "labels.npz")
+    assert source is not None
+    assert (source["student"], source["teacher"], source["seed"], source["matches"]) == (STUDENT, CHEAP_TEACHER, 3, 1)
+    assert source["minutes"] >= 0 and source["code_version"].startswith("0.")
+    distill.main([STUDENT, "--out", str(tmp_path / "fit"), "--labels", str(tmp_path / "lab" / "labels.npz"),
+                  "--epochs", "1", "--holdout", "0"])  # fmt: skip
+    record = load_checkpoint(tmp_path / "fit" / "agent.pt", make_agent("rule", "ten_point").rules)["distill"]
+    assert record["label_sources"] == [source]
 
 
 def test_a_teacher_without_card_values_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

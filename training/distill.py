@@ -33,6 +33,7 @@ neither made a network that plays search better (docs/results.md). Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import sys
@@ -56,6 +57,7 @@ from smear_env import actions as A
 from smear_env.game import PLAY, Game
 from smear_env.observation import IncrementalObserver, action_mask, observation_size, player_view
 from smear_env.signature import DEFAULT_GAME, game_of
+from smear_env.version import code_version
 from training.checkpoint import checkpoint_rules, load_checkpoint, network_from_checkpoint, save_checkpoint
 from training.cli import ArgumentParser, check_output_folder, int_at_least
 from training.evaluate import derive_seed, lineup
@@ -90,8 +92,10 @@ class Labels:
     def labelled(self) -> np.ndarray:
         return ~np.isnan(self.values).all(axis=1)
 
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **asdict(self))
+    def save(self, path: Path, source: dict[str, Any] | None = None) -> None:
+        """The arrays, and how they were made (``source``, JSON) so that a fit from the file can say."""
+        extra = {"source": np.array(json.dumps(source))} if source else {}
+        np.savez_compressed(path, **asdict(self), **extra)
 
     @classmethod
     def load(cls, path: str | Path) -> Labels:
@@ -465,6 +469,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def label_source(path: str | Path) -> dict[str, Any] | None:
+    """How a labels file was made (student, teacher, seed, matches, minutes, code), or None for older files."""
+    with np.load(path, allow_pickle=False) as data:
+        return json.loads(str(data["source"][()])) if "source" in data.files else None
+
+
 def load_labels(paths: list[str]) -> Labels:
     """Several label files as one, their matches numbered on from file to file (the holdout takes the last)."""
     parts, offset = [], 0
@@ -541,9 +551,11 @@ def main(argv: list[str] | None = None) -> None:
         started = time.perf_counter()
         job = LabelJob(args.student, args.teacher, args.seed, opponent=args.opponent)
         labels = collect_labels(job, args.matches, args.workers or os.cpu_count() or 1)
-        labels.save(out / "labels.npz")
+        minutes = (time.perf_counter() - started) / 60
+        labels.save(out / "labels.npz", {**asdict(job), "matches": args.matches, "minutes": round(minutes, 2),
+                                         "code_version": code_version()})  # fmt: skip
         print(f"labelled {int(labels.labelled.sum())} of {len(labels.obs)} decisions in "
-              f"{(time.perf_counter() - started) / 60:.1f} min: {out / 'labels.npz'}")  # fmt: skip
+              f"{minutes:.1f} min: {out / 'labels.npz'}")  # fmt: skip
         if args.label_only:
             return
     net = network_from_checkpoint(data).train()
@@ -561,7 +573,11 @@ def main(argv: list[str] | None = None) -> None:
     payload["model"] = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     if isinstance(net, CardHeadNet):
         payload["card_head"] = net.sizes
-    source = {"labels": list(args.labels)} if args.labels else {"teacher": args.teacher}
+    source = (
+        {"labels": list(args.labels), "label_sources": [label_source(path) for path in args.labels]}
+        if args.labels
+        else {"teacher": args.teacher}
+    )
     if args.opponent and not args.labels:
         source["opponent"] = args.opponent
     payload["distill"] = {
