@@ -548,12 +548,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(err))
     out.mkdir(parents=True, exist_ok=True)
     if labels is None:
-        started = time.perf_counter()
+        started, version = time.perf_counter(), code_version()  # the code the matches run, read before them
         job = LabelJob(args.student, args.teacher, args.seed, opponent=args.opponent)
         labels = collect_labels(job, args.matches, args.workers or os.cpu_count() or 1)
         minutes = (time.perf_counter() - started) / 60
         labels.save(out / "labels.npz", {**asdict(job), "matches": args.matches, "minutes": round(minutes, 2),
-                                         "code_version": code_version()})  # fmt: skip
+                                         "code_version": version})  # fmt: skip
         print(f"labelled {int(labels.labelled.sum())} of {len(labels.obs)} decisions in "
               f"{minutes:.1f} min: {out / 'labels.npz'}")  # fmt: skip
         if args.label_only:
