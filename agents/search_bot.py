@@ -241,6 +241,13 @@ class SearchAgent(RuleAgent):
         return {m: total / done for m, total in totals.items()} if done else None
 
 
+def open_values(k: Knowledge, hands: list[int]) -> dict[int, float]:
+    """Each legal card's value (as :meth:`SearchAgent.play_values`) in the one deal ``hands``: every seat's
+    cards as masks, mine ``k.hand``. A search whose only sample is the real deal: a player who sees every card."""
+    solver = _Solver(k)
+    return {a - A.PLAY_BASE: solver.value_of(hands, a - A.PLAY_BASE) for a in k.legal}
+
+
 def best_card(values: dict[int, float], k: Knowledge) -> int:
     """The card of highest mean value; of equal ones, the weaker (it keeps the stronger for later)."""
     return max(values, key=lambda card: (values[card], -k.table.power[card]))

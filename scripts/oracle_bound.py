@@ -26,10 +26,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from agents import search_bot
 from agents.knowledge import Knowledge, knowledge_from_game
 from agents.registry import make_agent
-from agents.search_bot import SearchAgent
+from agents.search_bot import SearchAgent, open_values
 from smear_env.game import Deal
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A, lineup
@@ -70,9 +69,7 @@ class OracleAgent(SearchAgent):
             Deal.around = around
 
     def play_values(self, k: Knowledge) -> dict[int, float] | None:
-        hands = list(self.env.unwrapped.game.hands)  # the true remaining hands: one exact determinization
-        solver = search_bot._Solver(k)
-        return {a - search_bot.A.PLAY_BASE: solver.value_of(hands, a - search_bot.A.PLAY_BASE) for a in k.legal}
+        return open_values(k, list(self.env.unwrapped.game.hands))  # the true remaining hands, solved
 
 
 class SplitAgent:

@@ -284,3 +284,49 @@ def test_label_regret_measures_each_network_on_every_labelled_decision(labels: L
     measured = label_regret.measure(str(tmp_path / "labels.npz"), [STUDENT])
     expected = agreement(network_from_checkpoint(load_checkpoint(STUDENT)).eval(), labels)
     assert measured == {STUDENT: expected} and 0 < expected["agreement"] <= 1
+
+
+ORACLE_JOB = LabelJob(STUDENT, "oracle", seed=6, max_hands=2, opponent="rule")
+
+
+def test_the_oracle_teacher_values_every_legal_card_as_a_search_whose_only_sample_is_the_real_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+
+    from agents import search_bot
+    from agents.knowledge import knowledge_from_view
+    from smear_env.game import PLAY, Game
+    from smear_env.observation import player_view
+    from training.oracle_teacher import OracleTeacher
+
+    game, rng, valued = Game("ten_point_5p", seed=3), random.Random(4), 0
+    search = search_bot.SearchAgent("ten_point_5p", seed=0, samples=1)
+    monkeypatch.setattr(search_bot, "sample_hands", lambda k, rng: list(game.hands))  # its one "sample": the truth
+    while valued < 8:
+        legal = game.legal_mask()
+        if game.phase == PLAY and game.trump >= 0 and legal & (legal - 1):
+            k = knowledge_from_view(player_view(game, game.current_player), game.rules)
+            history = list(game.history)
+            values = OracleTeacher().play_values(game, k)
+            assert {A.PLAY_BASE + c for c in values} == set(k.legal)
+            assert values == search.play_values(k)
+            assert game.history == history and game.legal_mask() == legal  # the game is as it was
+            valued += 1
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_oracle_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
+    labels = collect_labels(ORACLE_JOB, matches=2, workers=1, progress=False)
+    assert labels.student.all() and labels.labelled.any()
+    again = collect_labels(ORACLE_JOB, matches=2, workers=2, progress=False)
+    for name in Labels.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
+
+
+def test_the_oracle_teacher_without_an_opponent_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [STUDENT, "--out", str(tmp_path / "run"), "--teacher", "oracle"]
+    assert_refused(distill.main, argv, capsys, "teacher 'oracle' plays no side of its own: name the labelling")
+    assert not (tmp_path / "run").exists()

@@ -24,7 +24,9 @@ Two variations: ``--opponent`` plays the labelling matches against another
 agent (the rule bot, the student itself), labelling the student's card plays
 only; ``--teacher rollout:samples=N`` values each card by the student's own
 play-outs instead of search's (:mod:`training.rollout_teacher`). On ``schmier``
-neither made a network that plays search better (docs/results.md). Usage::
+neither made a network that plays search better (docs/results.md). A third,
+``--teacher oracle`` (with ``--opponent``), values each card by solving the real
+deal, every hand open (:mod:`training.oracle_teacher`). Usage::
 
     smear-rl distill checkpoints/ten_point.pt --matches 200 --out runs/distill
     smear-rl evaluate runs/distill/agent.pt search --preset ten_point --matches 200
@@ -64,6 +66,7 @@ from training.evaluate import derive_seed, lineup
 from training.evaluate.lineups import A as STUDENT
 from training.export import agent_from_checkpoint
 from training.model import CardHeadNet, network_input
+from training.oracle_teacher import ORACLE, OracleTeacher
 from training.rollout_teacher import RolloutSpec, RolloutTeacher, parse_rollout_spec
 
 
@@ -132,7 +135,7 @@ class Labels:
 
 
 def _teacher(spec: str, rules: Any, seed: int) -> SearchAgent:
-    if parse_rollout_spec(spec) is not None:
+    if spec == ORACLE or parse_rollout_spec(spec) is not None:
         raise ValueError(f"teacher {spec!r} plays no side of its own: name the labelling matches' other side "
                          "with --opponent (rule, search, or the student's own file for self-play)")  # fmt: skip
     bot = make_agent(spec, rules, seed)
@@ -163,8 +166,11 @@ class LabelRunner:
             for _ in range(self.rules.num_players)
         ]
         rollout = parse_rollout_spec(job.teacher)
-        if rollout is None:
-            self.labeller: SearchAgent | RolloutTeacher = _teacher(job.teacher, self.rules, 0)
+        self.labeller: SearchAgent | RolloutTeacher | OracleTeacher
+        if job.teacher == ORACLE and job.opponent:
+            self.labeller = OracleTeacher()
+        elif rollout is None:
+            self.labeller = _teacher(job.teacher, self.rules, 0)
         else:
             opponents = _rollout_opponents(rollout, self.rules)
             self.labeller = RolloutTeacher(self.student.policy, self.rules.num_players, rollout.samples, 0, opponents)
@@ -437,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--teacher",
         default="search",
         help="search bot spec that labels, e.g. search:samples=48; or "
-        "rollout:samples=N, the student's own play-outs (needs --opponent)",
+        "rollout:samples=N, the student's own play-outs; or oracle, the real deal solved (both need --opponent)",
     )
     p.add_argument("--matches", type=int, default=100, help="labelling matches against the teacher")
     p.add_argument(
@@ -538,9 +544,9 @@ def main(argv: list[str] | None = None) -> None:
             if args.opponent:
                 _opponent(args.opponent, rules)
             rollout = parse_rollout_spec(args.teacher)
-            if rollout is None or not args.opponent:
+            if (rollout is None and args.teacher != ORACLE) or not args.opponent:
                 _teacher(args.teacher, rules, 0)
-            else:
+            elif rollout is not None:
                 _rollout_opponents(rollout, rules)
             if args.matches < 1:
                 raise ValueError(f"--matches {args.matches}: expected at least 1 labelling match")
