@@ -249,10 +249,16 @@ def test_a_sampled_world_seats_the_called_partner_by_who_holds_the_card_in_it() 
     assert game.partner == real and game.hands[real] >> card & 1  # the real game is as it was
 
 
-def test_rollout_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
-    labels = collect_labels(ROLLOUT_JOB, matches=2, workers=1, progress=False)
+ORACLE_JOB = LabelJob(STUDENT, "oracle", seed=6, max_hands=2, opponent="rule")
+
+
+@pytest.mark.parametrize("job", [ROLLOUT_JOB, ORACLE_JOB], ids=["rollout", "oracle"])
+def test_labels_against_an_opponent_are_the_students_own_and_reproducible_whatever_the_worker_count(
+    job: LabelJob,
+) -> None:
+    labels = collect_labels(job, matches=2, workers=1, progress=False)
     assert labels.student.all() and labels.labelled.any()
-    again = collect_labels(ROLLOUT_JOB, matches=2, workers=2, progress=False)
+    again = collect_labels(job, matches=2, workers=2, progress=False)
     for name in Labels.__dataclass_fields__:
         np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
 
@@ -286,9 +292,6 @@ def test_label_regret_measures_each_network_on_every_labelled_decision(labels: L
     assert measured == {STUDENT: expected} and 0 < expected["agreement"] <= 1
 
 
-ORACLE_JOB = LabelJob(STUDENT, "oracle", seed=6, max_hands=2, opponent="rule")
-
-
 def test_the_oracle_teacher_values_every_legal_card_as_a_search_whose_only_sample_is_the_real_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -314,14 +317,6 @@ def test_the_oracle_teacher_values_every_legal_card_as_a_search_whose_only_sampl
             assert game.history == history and game.legal_mask() == legal  # the game is as it was
             valued += 1
         game.apply(rng.choice(game.legal_actions()))
-
-
-def test_oracle_labels_are_the_students_own_and_reproducible_whatever_the_worker_count() -> None:
-    labels = collect_labels(ORACLE_JOB, matches=2, workers=1, progress=False)
-    assert labels.student.all() and labels.labelled.any()
-    again = collect_labels(ORACLE_JOB, matches=2, workers=2, progress=False)
-    for name in Labels.__dataclass_fields__:
-        np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
 
 
 def test_the_oracle_teacher_without_an_opponent_is_refused_before_any_work(
