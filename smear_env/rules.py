@@ -137,6 +137,11 @@ class Rules:
         """Trump tables built so far, by trump suit (-1: none yet); filled by ``smear_env.trump.trump_table``."""
         return {}
 
+    @cached_property
+    def derived(self) -> dict[str, Any]:
+        """Values other modules compute from these options and keep here, e.g. the observation's rules block."""
+        return {}
+
     def __copy__(self) -> Rules:
         return self  # immutable: copies of a game share its rules and the tables kept on them
 
@@ -214,7 +219,7 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
-_CACHES = ("deck", "trump_tables", "team_seats", "_team_by_seat", "point_values")  # cached_property values
+_CACHES = ("deck", "trump_tables", "derived", "team_seats", "_team_by_seat", "point_values")  # cached_property values
 
 
 def _check_names(options: dict[str, Any]) -> None:

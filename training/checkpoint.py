@@ -25,8 +25,9 @@ from typing import Any
 import torch
 
 from agents.files import written_whole
-from smear_env.observation import OBSERVATION_VERSION, observation_size
+from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
 from smear_env.rules import rules_from_dict
+from smear_env.rules_features import feature_names
 from smear_env.signature import (
     DEFAULT_GAME,
     AnyRules,
@@ -74,7 +75,7 @@ def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str
     problem = _malformed(data)
     if problem:
         raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
-    if recorded_game(data) == DEFAULT_GAME and data.get("observation_version") != OBSERVATION_VERSION:
+    if recorded_game(data) == DEFAULT_GAME:
         data = upgrade(data, str(path))  # only Smear networks had an older layout
     if rules is not None:
         check_signature(data, rules, str(path))
@@ -82,43 +83,46 @@ def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str
 
 
 def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:
-    """An agent checkpoint of observation layout 1 made one of the current layout, computing the same policy.
+    """An agent checkpoint of an older observation layout made one of the current layout, computing the same policy.
 
-    Layout 2 keeps every block of layout 1 in place and appends new ones
-    (``smear_env.observation``), so the first layer is widened with zero weights
-    on the new inputs: the network ignores them until it is trained further
-    (fine-tune with ``init_from``). The result records ``upgraded_from``. A
-    layout other than 1 or the current one, a size that does not match its
-    rules, or a training checkpoint (an optimizer and games in flight built for
+    Every input of layouts 1 and 2 has its place in layout 3, and a layout 3 network's
+    rules inputs have theirs by name (``smear_env.observation.input_positions``), so the
+    first layer's columns move there and every input the network never saw gets zero
+    weights: it ignores them until it is trained further (fine-tune with ``init_from``).
+    The result records ``upgraded_from``. A layout no map reads, a size that does not
+    match its rules, or a training checkpoint (an optimizer and games in flight built for
     the old layout cannot resume) is refused with what was expected.
     """
     version = data.get("observation_version")
-    if version == OBSERVATION_VERSION:
-        return data
-    if version != 1:
-        raise ValueError(
-            f"{where}: observation_version is {version!r} in the checkpoint but {OBSERVATION_VERSION} here "
-            "(layout 1 is upgraded on load; no other layout can be)"
-        )
     num_players = rules_from_dict(data["rules"]).num_players
-    old_size, new_size = observation_size(num_players, version=1), observation_size(num_players)
+    try:
+        positions = input_positions(num_players, version, data.get("rules_features"))
+    except ValueError as err:
+        raise ValueError(
+            f"{where}: observation layout {version!r} cannot be read as layout {OBSERVATION_VERSION}: {err}"
+        ) from None
+    if positions is None:
+        return data
+    old_size, new_size = len(positions), observation_size(num_players)
     if data.get("observation_size") != old_size:
         raise ValueError(
-            f"{where}: layout 1 for {num_players} players has {old_size} inputs, "
+            f"{where}: layout {version} for {num_players} players has {old_size} inputs, "
             f"but the checkpoint records {data.get('observation_size')!r}"
         )
     if any(key in data for key in ("optimizer", "state", "training_state")):
         raise ValueError(
-            f"{where} is a training checkpoint of observation layout 1: it cannot resume under layout "
+            f"{where} is a training checkpoint of observation layout {version}: it cannot resume under layout "
             f"{OBSERVATION_VERSION}; start a new run from its agent file (init_from = its agent.pt)"
         )
     model = dict(data["model"])
     first = model.get("trunk.0.weight")
     if first is None or tuple(first.shape[1:]) != (old_size,):
         raise ValueError(f"{where}: its first layer is not [hidden, {old_size}] (got {getattr(first, 'shape', None)})")
-    model["trunk.0.weight"] = torch.cat([first, first.new_zeros(first.shape[0], new_size - old_size)], dim=1)
+    wide = first.new_zeros(first.shape[0], new_size)
+    wide[:, torch.from_numpy(positions)] = first
+    model["trunk.0.weight"] = wide
     return {**data, "model": model, "observation_version": OBSERVATION_VERSION, "observation_size": new_size,
-            "upgraded_from": 1}  # fmt: skip
+            "rules_features": feature_names(), "upgraded_from": version}  # fmt: skip
 
 
 def _is_int(value: Any, low: int = 0) -> bool:

@@ -36,6 +36,8 @@ RECORDED = (
     "engine_version",
     "observation_version",
     "observation_size",
+    "rules_features",
+    "universal",
     "upgraded_from",
     "num_actions",
     "preset",
@@ -46,6 +48,7 @@ RECORDED = (
     "train_minutes",
     "config",
     "distill",
+    "recipe",
     "evaluation",
 )
 
