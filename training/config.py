@@ -17,6 +17,7 @@ from typing import Any
 
 from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
+from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
@@ -33,6 +34,13 @@ class TrainConfig:
     torch_threads: int = 0  # CPU threads for torch; 0 = torch's default (all cores: use 1 when runs share them)
     init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
     init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
+    # --- one agent for every rule set (the network reads the observation's rules block)
+    universal: bool = False  # draw each match's rules from the presets and house rules below, not preset's alone
+    house_share: float = 0.5  # universal: share of matches under a house-rule set (smear_env.house_rules), else presets
+    train_presets: list[str] = field(default_factory=lambda: list(BASE_PRESETS))  # universal: presets drawn (uniformly)
+    eval_presets: list[str] = field(default_factory=list)  # universal: presets each evaluation plays; [] = preset alone
+    teacher: str = ""  # "specialists": fit each move to the shipped agent of its rules' preset (DAgger), not PPO
+    teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
@@ -121,7 +129,9 @@ def _validate(c: TrainConfig) -> None:
     need(0 <= c.late_start <= 1, "late_start", "expected a share from 0 to 1")
     if c.late_start > 0:
         _check_late_start(c)
-    if c.match_moon:
+    if c.universal or c.teacher:
+        _validate_universal(c)
+    if c.match_moon and not c.universal:
         need(
             c.preset in MATCH_MOON_PRESETS,
             "match_moon",
@@ -145,6 +155,28 @@ def _validate(c: TrainConfig) -> None:
         need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
     if c.fixed_agent:
         _check_fixed_agent(c)
+
+
+TEACHERS = ("", "specialists")  # what a run may learn its moves from instead of PPO
+
+
+def _validate_universal(c: TrainConfig) -> None:
+    """One agent for many rule sets: Smear presets to draw from and evaluate on, a share, a known teacher."""
+
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
+
+    need(c.teacher in TEACHERS, "teacher", f"expected one of {', '.join(map(repr, TEACHERS))}")
+    need(c.universal or not c.teacher, "teacher", "a teacher per rules' preset needs universal = true")
+    need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
+    need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
+    need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")
+    for name in ("train_presets", "eval_presets"):
+        unknown = [p for p in getattr(c, name) if p not in BASE_PRESETS]
+        need(not unknown, name, f"{unknown} are not Smear presets: expected names among {', '.join(BASE_PRESETS)}")
+    need(bool(c.train_presets), "train_presets", "expected at least one preset to draw from")
+    need(c.late_start == 0, "late_start", "a universal run draws its rules per match: expected 0")
 
 
 def _check_late_start(c: TrainConfig) -> None:
@@ -210,7 +242,7 @@ def _coerce(name: str, value: Any) -> Any:
     else:
         ok = isinstance(value, type(default))
     if isinstance(default, list) and ok:
-        ok = all(isinstance(v, type(default[0])) for v in value)
+        ok = all(isinstance(v, type(default[0]) if default else str) for v in value)
     if not ok:
         raise ValueError(f"training config: {name} = {value!r}: expected a {type(default).__name__} like {default!r}")
     return value

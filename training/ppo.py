@@ -30,8 +30,10 @@ from training.checkpoint import card_head_features, game_signature, load_checkpo
 from training.config import TrainConfig, config_from_dict, opponent_mix
 from training.evaluate import evaluate
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
+from training.rules_draw import RulesDraw
 from training.schneider_selfplay import SchneiderCollector
 from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
+from training.teachers import make_teacher
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
@@ -110,21 +112,28 @@ class Trainer:
         self.imitated = False
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
-        mix = opponent_mix(c)
-        moon_call = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
-        self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
-                                                     c.reward_scale, fixed_agent=c.fixed_agent,
-                                                     match_reward=c.match_reward,
-                                                     late_start=c.late_start,
-                                                     match_moon=c.match_moon,
-                                                     rival_weight=c.rival_weight,
-                                                     **moon_call)  # fmt: skip
+        self.collector = self._collector(opponent_mix(c), c.gae_lambda)
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
             self._load_weights(c.init_from)
         self.out.mkdir(parents=True, exist_ok=True)  # only now: a refused run leaves no empty folder behind
         self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
+
+    def _collector(self, mix: dict[str, float], gae_lambda: float, imitate: bool = False) -> Collector:
+        """A collector of this run's games: one preset's, or (``universal``) rules drawn per match, whose
+        observations come with their card features read under their own rules, labelled by the teacher if any."""
+        c = self.config
+        extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
+        if c.universal:
+            extra |= {"draw_rules": RulesDraw(c.train_presets, c.house_share), "card_features": c.card_head}
+            if c.teacher and not imitate:
+                extra["teacher"] = make_teacher(c.teacher, c.card_head)
+        return collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, gae_lambda,
+                                           c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,
+                                           match_reward=c.match_reward, late_start=0.0 if imitate else c.late_start,
+                                           match_moon=c.match_moon, rival_weight=c.rival_weight,
+                                           **extra)  # fmt: skip
 
     # ------------------------------------------------------------------ checkpoints
     def _payload(self, full: bool) -> dict[str, Any]:
@@ -134,6 +143,8 @@ class Trainer:
             "model": model, "config": self.config.to_dict(), "step": self.step, "update": self.update,
             "train_minutes": self.train_seconds / 60, "evaluation": dict(self.last_eval),
         }  # fmt: skip
+        if self.config.universal:
+            payload["universal"] = True
         if isinstance(self.net, CardHeadNet):
             payload["card_head"] = self.net.sizes
         if full:
@@ -236,7 +247,7 @@ class Trainer:
             started = time.perf_counter()
             batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self.pool_policies)
             collect_seconds = time.perf_counter() - started
-            losses = self.ppo_update(batch)
+            losses = self.distill_update(batch) if c.teacher else self.ppo_update(batch)
             self.train_seconds += time.perf_counter() - started
             self.step += len(batch)
             self.update += 1
@@ -267,7 +278,11 @@ class Trainer:
         return make_network(obs_size, num_actions, c.hidden, seed, c.card_head).to(self.device)
 
     def _learner_policy(self) -> PolicyFn:
-        return torch_policy(self.net, self.device, self.rules)
+        return torch_policy(self.net, self.device, self.rules, whole_inputs=self.collector.card_features > 0)
+
+    def _inputs(self, batch: Batch) -> np.ndarray:
+        """What the network reads for a batch: its recorded vectors, with each card's features unless recorded."""
+        return batch.obs if self.collector.card_features else network_input(self.net, batch.obs, self.rules)
 
     def _set_pool(self, pool: list[dict[str, torch.Tensor]]) -> None:
         """Keep the snapshots and a policy over each (built once per snapshot, not per rollout)."""
@@ -276,7 +291,8 @@ class Trainer:
         for state in pool:
             net = self._network(self.net.obs_size, self.net.num_actions)
             net.load_state_dict(state)
-            self.pool_policies.append(torch_policy(net, self.device, self.rules))
+            whole = self.collector.card_features > 0
+            self.pool_policies.append(torch_policy(net, self.device, self.rules, whole_inputs=whole))
         self.collector.pool_size = len(pool)
 
     # ------------------------------------------------------------------ imitation warm start
@@ -290,8 +306,7 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        teacher = collector_class(self.rules)(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0,
-                                              c.reward_scale, imitate=True, match_reward=c.match_reward)  # fmt: skip
+        teacher = self._collector({"rule": 1.0}, 1.0, imitate=True)
         optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
         hands = 0
         while hands < c.bc_hands:
@@ -310,7 +325,7 @@ class Trainer:
 
     def _imitation_epoch(self, batch: Batch, optimizer: torch.optim.Optimizer) -> tuple[float, float]:
         total = correct = 0.0
-        inputs = network_input(self.net, batch.obs, self.rules)
+        inputs = self._inputs(batch)
         for idx in self._minibatches(len(batch)):
             obs, masks, actions, _, _, _, returns = self._tensors(batch, inputs, idx)
             logits, values = self.net(obs, masks)
@@ -337,7 +352,7 @@ class Trainer:
         c = self.config
         sums: dict[str, float] = {}
         count = 0
-        inputs = network_input(self.net, batch.obs, self.rules)  # once per batch: card features are Python
+        inputs = self._inputs(batch)  # once per batch: card features are Python
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
                 obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, inputs, idx)
@@ -360,6 +375,38 @@ class Trainer:
                 for key, value in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", entropy),
                                    ("approx_kl", kl), ("clip_fraction", clipped)):  # fmt: skip
                     sums[key] = sums.get(key, 0.0) + value.item()
+                count += 1
+        out = {k: v / count for k, v in sums.items()}
+        out["explained_variance"] = explained_variance(batch.values, batch.returns)
+        return out
+
+    def distill_update(self, batch: Batch) -> dict[str, float]:
+        """Fit the policy to the teacher's on the student's own decisions (cross-entropy to its softmax at
+        ``teacher_temperature``) and the value to the hands' returns: DAgger, where PPO would take its advantages."""
+        c = self.config
+        assert batch.targets is not None, "a teacher run's collector labels every decision"
+        inputs = self._inputs(batch)
+        sums = {"distill_loss": 0.0, "value_loss": 0.0, "agreement": 0.0, "entropy": 0.0}
+        count = 0
+        for _ in range(c.epochs):
+            for idx in self._minibatches(len(batch)):
+                obs, masks, _, _, _, _, returns = self._tensors(batch, inputs, idx)
+                target = F.softmax(torch.from_numpy(batch.targets[idx]).to(self.device) / c.teacher_temperature, 1)
+                logits, values = self.net(obs, masks)
+                logp_all = F.log_softmax(logits, dim=1)
+                distill_loss = -(target * logp_all).sum(1).mean()
+                value_loss = 0.5 * F.mse_loss(values, returns)
+                loss = distill_loss + c.value_coef * value_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    agree = (logits.argmax(1) == target.argmax(1)).float().mean()
+                    entropy = -(logp_all.exp() * logp_all).sum(1).mean()
+                for key, value in (("distill_loss", distill_loss), ("value_loss", value_loss),
+                                   ("agreement", agree), ("entropy", entropy)):  # fmt: skip
+                    sums[key] += value.item()
                 count += 1
         out = {k: v / count for k, v in sums.items()}
         out["explained_variance"] = explained_variance(batch.values, batch.returns)
@@ -400,11 +447,12 @@ class Trainer:
             out = csv.DictWriter(f, CURVE_FIELDS)
             if new_file:
                 out.writeheader()
-            for opponent in self.config.eval_opponents:
+            for preset, opponent, label in self._evaluations():
                 spec = self.config.fixed_agent if opponent == "fixed" else opponent
-                result = evaluate(agent, spec, self.config.preset, matches, seed=EVAL_SEED, workers=1)
+                result = evaluate(agent, spec, preset, matches, seed=EVAL_SEED, workers=1)
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
                 diff = mine.value - theirs.value if mine and theirs else 0.0
+                opponent = label
                 self.last_eval[f"win_rate_vs_{opponent}"] = win.value
                 self.writer.add_scalar(f"eval/win_rate_vs_{opponent}", win.value, self.step)
                 self.writer.add_scalar(f"eval/points_per_hand_diff_vs_{opponent}", diff, self.step)
@@ -414,6 +462,15 @@ class Trainer:
                               "ci_low": round(win.low, 4), "ci_high": round(win.high, 4),
                               "points_diff": round(diff, 4)})  # fmt: skip
         self.writer.flush()
+
+    def _evaluations(self) -> list[tuple[str, str, str]]:
+        """(preset, opponent, label) of each evaluation: every baseline on the run's preset, or on each of a
+        universal run's ``eval_presets`` (labelled ``opponent@preset`` then)."""
+        c = self.config
+        presets = c.eval_presets or [c.preset]
+        if presets == [c.preset]:
+            return [(c.preset, opponent, opponent) for opponent in c.eval_opponents]
+        return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
 
 
 def _saved_config(data: dict[str, Any], where: str | Path) -> TrainConfig:
