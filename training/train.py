@@ -39,12 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:" + __doc__.split("Examples::")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--config", default="ten_point",
-                   help="a TOML file, or a shipped config's name (ten_point, minnesota, ...)")  # fmt: skip
+    p.add_argument("--config", default=None,
+                   help="a TOML file, or a shipped config (ten_point, minnesota, ...; default ten_point)")  # fmt: skip
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a config field, e.g. --set total_steps=200000 (repeatable)")  # fmt: skip
     p.add_argument("--out", help="output folder (default runs/<preset>)")
     p.add_argument("--resume", help="checkpoint.pt of a run to continue")
+    p.add_argument("--recipe", help="a recipe (a TOML file, or a shipped recipe's name): every stage in order, "
+                   "resuming where it stopped (configs/recipes/)")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -66,13 +68,16 @@ def final_table(out: Path) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.recipe:
+        run_recipe(parser, args)
+        return
     try:
         if args.resume:
             check_readable_file(args.resume, "--resume checkpoint")
             out = check_output_folder(Path(args.out) if args.out else Path(args.resume).parent, "--out folder")
             trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides))
         else:
-            config = load_config(args.config, args.overrides)
+            config = load_config(args.config or "ten_point", args.overrides)
             out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
             trainer = Trainer(config, out)
     except ValueError as err:
@@ -84,6 +89,26 @@ def main(argv: list[str] | None = None) -> None:
                  f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
     print(f"\nagent: {out / 'agent.pt'}  checkpoint: {out / 'checkpoint.pt'}  TensorBoard: tensorboard --logdir {out}")
     print(final_table(out))
+
+
+def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--recipe``: every stage of a recipe in ``--out`` (default ``runs/<recipe name>``), resumable."""
+    from training.recipe import RecipeRun, load_recipe
+
+    if args.resume or args.overrides or args.config:
+        parser.error("--recipe runs the recipe's own stages: --config, --set and --resume do not go with it "
+                     "(to continue a recipe, run the same command again)")  # fmt: skip
+    try:
+        recipe = load_recipe(args.recipe)
+        out = check_output_folder(Path(args.out or f"runs/{recipe.name}"), "--out folder")
+        run = RecipeRun(recipe, out)
+    except ValueError as err:
+        parser.error(str(err))
+    try:
+        agent = run.run(progress=not args.no_progress)
+    except KeyboardInterrupt:
+        sys.exit(f"\ninterrupted: run the same command again to continue the recipe in {out}")
+    print(f"\nagent: {agent}  (torch-free: {agent.with_suffix('.npz')}); stages: {out / 'recipe.json'}")
 
 
 if __name__ == "__main__":
