@@ -52,7 +52,7 @@ from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
 from smear_env.rules import Rules
-from smear_env.trump import TrumpTable, trick_winner
+from smear_env.trump import TrumpTable, playable_cards, trick_winner
 
 #: presets (by ``Rules.name``, so house variants follow their preset) on which search bids as the
 #: rule bot: on minnesota (4-card kitty, bids 2 to 4) rollout bids and trump scored -0.14 +/- 0.18
@@ -469,12 +469,7 @@ class _Solver:
                 called = self.k.called_card
                 if hand >> called & 1:
                     return [called]
-            led = t.effective_suit[trick[0][1]]
-            follow = hand & t.suit_masks[led]
-            if follow:
-                if self.r.follow == "follow_or_trump" and led != t.trump:
-                    follow |= hand & t.trump_mask
-                hand = follow | (hand & t.free)  # a joker that is not a trump may always be played
+            hand = playable_cards(hand, t.effective_suit[trick[0][1]], t, self.r)
         cards = cards_of(hand)
         cards.sort(key=lambda c: -t.power[c] - (100 if t.trump_mask >> c & 1 else 0))
         return cards
