@@ -4,16 +4,26 @@ A public Smear site plays ``joker_rank = "not_trump"`` with one more duty: when 
 a trump or a joker must play one of them. Everything else about its jokers stays: a joker beats every plain card
 and loses to every trump, it may be played to any trick, and a joker lead obliges nobody.
 
+What the others learn follows the rule: a player who answers a trump lead with a plain card holds neither a trump
+nor a joker, so no deal search samples afterwards gives it one (``smear_env.observation.shown_lacks``).
+
 ``ten_point_midwest`` with six cards dealt (no discards), any first lead, hearts trump; seats 0.. clockwise,
 dealer 0, so seat 1 bids first and, as bidder, leads the first trick.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from smear_env.game import Game
+from agents.knowledge import knowledge_from_game, knowledge_from_view
+from agents.search_bot import sample_hands
+from smear_env.cards import JOKER2, cards_of, format_cards, mask_of, parse_cards
+from smear_env.game import PLAY, Game
+from smear_env.observation import Observer, layout, player_view, shown_lacks, shown_voids
 from smear_env.rules import get_rules
+from tests.fuzz_rules import random_rules
 from tests.scripted import hand_of, legal_moves, new_game, play, play_tricks, trick_winners
 
 HOUSE = {"joker_rank": "not_trump", "joker_follows_trump": True, "hand_size": 6, "first_lead": "any"}
@@ -104,3 +114,92 @@ def test_a_joker_lead_obliges_nobody_even_once_a_trump_is_played_to_it() -> None
 def test_the_house_rule_is_refused_where_jokers_are_trumps_or_absent(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         get_rules("ten_point", **{"joker_follows_trump": True, **options})
+
+
+# ------------------------------------------------------------------ what the others learn
+
+# JK2 is never dealt (24 of 54 cards are): at trick 2 it is unseen by everyone.
+LEARNING_HANDS = [
+    "TC 9C 8C 7D 2S 3S",  # seat 0: answers the trump lead with a spade
+    "AH KH QH 5C 6C 7C",  # seat 1: the bidder, leads trump
+    "2C 3C 4C 9S TS JS",  # seat 2: answers the trump lead with a spade
+    "JK KC QC JC 2D 3D",  # seat 3: must answer with its joker
+]
+
+
+def after_a_trump_trick(house_rule: bool) -> Game:
+    game = house_game(LEARNING_HANDS, joker_follows_trump=house_rule)
+    play_tricks(game, ["AH 9S JK 2S"])
+    return game
+
+
+def test_a_plain_card_on_a_trump_lead_shows_no_trump_and_no_joker() -> None:
+    game = after_a_trump_trick(house_rule=True)
+    lacks = shown_lacks(game.tricks, game.trick, game.table, game.rules, game.called_card)
+    hearts = game.table.trump_mask
+    for seat in (0, 2):
+        assert lacks[seat] == hearts | mask_of(parse_cards("JK JK2")), format_cards(cards_of(lacks[seat]))
+    assert lacks[3] == 0  # answered with its joker: it may hold the other one, or trumps
+    assert lacks[1] == 0  # the leader shows nothing
+
+
+def test_the_observation_marks_those_seats_void_in_trumps() -> None:
+    """Layout 2 has a void slot per suit and none for jokers: the trump slot says "no trump" as before."""
+    game = after_a_trump_trick(house_rule=True)
+    vector, starts = Observer(4).vector(game, 1), {name: start for name, start, _ in layout(4)}  # seat 1 looks
+
+    def voids_of(seat: int) -> list[float]:
+        start = starts[f"voids[{(seat - 1) % 4}]"]  # the block of its seat relative to seat 1
+        return vector[start : start + 4].tolist()
+
+    assert voids_of(0) == voids_of(2) == [0, 0, 1, 0]  # C D H S: hearts are trump
+    assert voids_of(3) == [0, 0, 0, 0]
+
+
+def test_without_the_house_rule_a_plain_card_on_a_trump_lead_shows_no_trump_only() -> None:
+    game = after_a_trump_trick(house_rule=False)
+    lacks = shown_lacks(game.tricks, game.trick, game.table, game.rules, game.called_card)
+    assert lacks[0] == lacks[2] == game.table.trump_mask
+
+
+def test_search_never_deals_the_unseen_joker_to_a_seat_that_showed_it_has_none() -> None:
+    counts = {}
+    for house_rule in (True, False):
+        game = after_a_trump_trick(house_rule)
+        seat = game.current_player  # seat 1 leads again
+        k = knowledge_from_view(player_view(game, seat), game.rules)
+        assert k.lacks == knowledge_from_game(game, seat, game.rules).lacks
+        holders = [next((s for s, hand in enumerate(sample_hands(k, random.Random(i))) if hand >> JOKER2 & 1), -1)
+                   for i in range(300)]  # fmt: skip
+        counts[house_rule] = {s: holders.count(s) for s in (-1, 0, 2, 3)}
+    assert counts[True][0] == counts[True][2] == 0  # never to the seats that answered trump with a spade
+    assert counts[True][3] > 0 and counts[True][-1] > 0  # but to the joker's player, or out of play
+    assert counts[False][0] > 0 and counts[False][2] > 0  # without the house rule they may hold it
+
+
+def test_shown_lacks_are_the_suit_voids_and_jokers_only_under_the_house_rule() -> None:
+    """Over random rule sets (the fuzz test's), half with the house rule forced on: each seat's lacks are the
+    cards of the suits ``shown_voids`` marks (trump jokers with the trumps), plus the jokers that are not trumps
+    only where the house rule is on."""
+    rng, joker_lacks = random.Random(63), {True: 0, False: 0}
+    for match in range(40):
+        rules, _ = random_rules(rng)
+        if match % 2:
+            try:
+                rules = rules.replace(joker_rank="not_trump", joker_follows_trump=True, protected_discards=())
+            except ValueError:
+                continue
+        game = Game(rules, seed=match, single_hand=True)
+        while not game.is_over:
+            if game.phase == PLAY:
+                voids = shown_voids(game.tricks, game.trick, game.table, rules, game.called_card)
+                lacks = shown_lacks(game.tricks, game.trick, game.table, rules, game.called_card)
+                free_jokers = game.table.free
+                for seat, lacked in enumerate(lacks):
+                    suits = [s for s in range(4) if voids >> (4 * seat + s) & 1]
+                    assert lacked & ~free_jokers == mask_of(
+                        c for s in suits for c in cards_of(game.table.suit_masks[s])
+                    )
+                    joker_lacks[rules.joker_follows_trump] += bool(lacked & free_jokers)
+            game.apply(rng.choice(game.legal_actions()))
+    assert joker_lacks[False] == 0 and joker_lacks[True] > 0
