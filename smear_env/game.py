@@ -36,7 +36,7 @@ from smear_env.checks import as_int
 from smear_env.records import replay_record
 from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.scoring import HandResult, Trick, as_tricks, score_hand
-from smear_env.trump import TrumpTable, trick_winner, trump_table
+from smear_env.trump import TrumpTable, playable_cards, trick_winner, trump_table
 
 ENGINE_VERSION = 1
 
@@ -402,13 +402,7 @@ class Game:
             return hand
         if not self.tricks and seat == self.partner and hand >> self.called_card & 1:
             return 1 << self.called_card
-        led = t.effective_suit[self.trick[0][1]]
-        follow = hand & t.suit_masks[led]
-        if not follow:
-            return hand
-        if r.follow == "strict" or led == self.trump:
-            return follow | (hand & t.free)
-        return follow | (hand & (t.trump_mask | t.free))
+        return playable_cards(hand, t.effective_suit[self.trick[0][1]], t, r)
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:

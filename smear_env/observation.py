@@ -61,8 +61,12 @@ play any card, trumps kept or not). Where the bidder must lead a trump to the fi
 trick if able (``first_lead = "trump"``), a first lead of another suit proves the
 bidder holds no trump; the called partner's forced play of the called card to the
 first trick proves nothing. A joker that is not a trump (``joker_rank = "not_trump"``)
-may be played at any time and its lead obliges nobody: neither proves a void. A void
+may be played at any time and its lead obliges nobody: neither proves a void, except
+that under ``joker_follows_trump`` a joker answers a trump lead as a trump does, so a
+plain card on a trump lead proves the player holds neither a trump nor a joker. A void
 shown stays true for the rest of the hand (no card reaches a hand once play has started).
+The vector's void blocks have a slot per suit and none for jokers;
+:func:`shown_lacks` gives each seat's proven absences as cards, jokers included.
 
 Need: under ``match_end = "target"`` the target less the team's score (0 once
 reached); in fixed-length matches the leading team's score less the team's. One
@@ -209,6 +213,32 @@ def shown_voids(
     for index, (_, plays, _) in enumerate(tricks):
         voids = note_voids(voids, plays, table, rules, index == 0, called_card)
     return note_voids(voids, trick, table, rules, not tricks, called_card)
+
+
+def shown_lacks(
+    tricks: Sequence[tuple[int, Sequence[tuple[int, int]], int]], trick: Sequence[tuple[int, int]],
+    table: TrumpTable, rules: Rules, called_card: int,
+) -> list[int]:  # fmt: skip
+    """Per seat, the cards it has shown it holds none of this hand, as card masks: the jokers included.
+
+    :func:`note_voids` decides, trick by trick, who failed to answer the led suit; here that becomes every card
+    that would have answered it (``follow_masks``: a trump lead's jokers too under ``joker_follows_trump``), and
+    for a bidder who had to lead a trump to the first trick, every trump. A deal sampled for a player's guess at
+    the hidden hands gives no seat a card of its mask.
+    """
+    lacks = [0] * rules.num_players
+    every_trick = [plays for _, plays, _ in tricks]
+    if trick:
+        every_trick.append(trick)
+    for index, plays in enumerate(every_trick):
+        voids = note_voids(0, plays, table, rules, index == 0, called_card)
+        while voids:
+            bit = voids & -voids
+            voids ^= bit
+            seat, suit = divmod(bit.bit_length() - 1, SUIT_SLOTS)
+            led = table.effective_suit[plays[0][1]]
+            lacks[seat] |= table.follow_masks[suit] if suit == led else table.suit_masks[suit]
+    return lacks
 
 
 def only_bids_win(rules: Rules) -> bool:

@@ -68,6 +68,9 @@ class Rules:
     # It may be played at any time, never breaking a duty to follow. A joker lead obliges nobody for the whole
     # trick (the next card does not set a suit to follow), so it wins unless trumped. Never High or Low.
     joker_rank: JokerRank = "below_jacks"  # not_trump: no suit, beats plain cards, any time, its lead obliges nobody
+    # joker_follows_trump (a public site's house rule): with jokers that are not trumps, a trump lead must be answered
+    # with a trump or a joker while the hand holds either; a joker then meets the duty to follow trumps, nothing more.
+    joker_follows_trump: bool = False  # not_trump: on a trump lead a joker counts as a trump for the duty to follow
     distinct_jokers: bool = False  # JK always beats JK2; else the first joker played to a trick wins
     big_joker_above_jick: bool = False  # distinct_jokers: JK ranks just above the Jick (002), JK2 just below it
     # -- players
@@ -416,6 +419,13 @@ def _check_jokers(r: Rules) -> None:
         _require(r.distinct_jokers, "big_joker_above_jick", "needs distinct_jokers=true (a big and a little joker)")
         _require(r.jick, "big_joker_above_jick", "needs jick=true")
         _require(r.joker_rank == "below_jacks", "big_joker_above_jick", "needs joker_rank='below_jacks'")
+    if r.joker_follows_trump:
+        _require(
+            r.joker_rank == "not_trump",
+            "joker_follows_trump",
+            "needs joker_rank='not_trump' (a trump joker already follows trumps)",
+        )
+        _require(r.jokers > 0, "joker_follows_trump", "needs jokers in the deck (jokers=0)")
     _require(
         r.joker_rank != "not_trump" or "jokers" not in r.protected_discards,
         "protected_discards",

@@ -271,7 +271,7 @@ def _play_reason(rules: Rules, view: dict[str, Any], action: int) -> str:
     table = trump_table(rules, SUITS.index(view["trump"]) if view["trump"] else -1)
     led = SUITS[table.effective_suit[parse_card(trick[0][1])]]
     if led == view["trump"]:
-        return "you must follow trumps"
+        return "you must follow trumps or play a joker" if rules.joker_follows_trump else "you must follow trumps"
     if rules.follow == "strict":
         return f"you must follow {SUIT_NAMES[led]}"
     return f"you must follow {SUIT_NAMES[led]} or play a trump"
