@@ -136,13 +136,14 @@ _NEURAL_OPTIONS = _options_of(NeuralAgent, leading=3)
 
 
 def _shipped_neural(rules: Any, seed: int | None, **options: Any) -> Agent:
-    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
+    """The shipped agent that plays the rules (``agents/shipped/``): the preset's own on its preset's rules, the
+    universal agent on any other rule set (house rules, another number of players), where it is shipped.
 
     ``options``: ``NeuralAgent``'s (``greedy``, ``match_moon``, ``pass_bias``, the moon call's), as there.
     """
-    from agents.shipped import shipped_policy_path
+    from agents.shipped import neural_policy_path
 
-    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, **options)
+    return NeuralAgent(neural_policy_path(rules), rules, seed, **options)
 
 
 # agent_options and the option parser read a factory's signature: give this one NeuralAgent's options

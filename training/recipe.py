@@ -164,7 +164,10 @@ def _check(recipe: Recipe, where: Path) -> None:
                 if (token == "previous" and index == 0) or (target and target not in names[:index]):
                     raise ValueError(f"recipe {str(where)!r}, stage {stage.name}: {{{token}}} names no earlier stage")
         if stage.kind == "train":
-            stage_config(recipe, stage, None)  # every field checked now
+            try:
+                stage_config(recipe, stage, None)  # every field checked now
+            except ValueError as err:
+                raise ValueError(f"recipe {str(where)!r}, stage {stage.name}: {err}") from None
 
 
 def _texts(stage: Stage) -> list[str]:
