@@ -52,6 +52,42 @@ def as_int(value: Any, what: str, low: int | None = None, high: int | None = Non
     return number
 
 
+def integer_or_none(value: Any) -> int | None:
+    """``value`` as a plain ``int`` if it is an integer (numpy ones too), else None: a bool, a float or text.
+
+    For callers that refuse with their own message (an illegal move names the legal ones).
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def as_seed(value: Any, what: str = "seed") -> int | None:
+    """A seed for ``random.Random``: None, or an integer (numpy ones too), as a plain ``int``.
+
+    ``random.Random`` would also take a float, a string or bytes (and raise a ``TypeError`` for a list):
+    a record keeps the seed as an integer, so only an integer replays.
+    """
+    return None if value is None else as_int(value, what)
+
+
+def as_bool(value: Any, what: str) -> bool:
+    """``value`` if it is ``True`` or ``False``: a flag given ``1``, ``"no"`` or ``None`` is a mistake, not a flag."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} {value!r} is not true or false: expected a bool")
+    return value
+
+
+def options_by_name(kind: str, args: tuple[Any, ...], example: str) -> None:
+    """Refuse options given by position: ``kind`` takes each by name (``example`` shows how), so a value in
+    the wrong place (``Rules("ten_point")`` building default options named ten_point) cannot pass unnoticed."""
+    if args:
+        raise ValueError(f"{kind} takes its options by name, not {args!r} by position: expected e.g. {example}")
+
+
 def as_real(
     value: Any,
     what: str,

@@ -76,6 +76,7 @@ import numpy as np
 
 from smear_env import actions as A
 from smear_env.cards import NUM_CARDS, SUITS, format_card, mask_of, parse_card, parse_cards
+from smear_env.checks import as_int
 from smear_env.game import PHASE_NAMES, PLAY, Game
 from smear_env.rules import Rules
 from smear_env.trump import TrumpTable, trump_table
@@ -205,7 +206,7 @@ class Observer:
     """Builds observation vectors and action masks for one number of players."""
 
     def __init__(self, num_players: int) -> None:
-        n = self.n = num_players
+        n = self.n = num_players = as_int(num_players, "num_players", 2)
         self.size = observation_size(num_players)
         num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
         self.scalar_start = num_card_blocks * NUM_CARDS
@@ -261,8 +262,16 @@ class Observer:
         side = sides[seat]
         return sum(1 << k for k, s in enumerate(self._rel[seat]) if sides[s] == side)
 
+    def _checked_seat(self, game: Game, seat: Any) -> int:
+        """``seat`` as an int seat of ``game``, which must have this observer's number of players."""
+        if game.num_players != self.n:
+            raise ValueError(f"a game of {game.num_players} players given to an observer of {self.n}")
+        return as_int(seat, "seat", 0, self.n - 1)
+
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
         out = np.zeros(self.size, dtype=np.float32)
         out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
         tail = self._tail(game, seat, self._voids(game))
@@ -415,6 +424,8 @@ class IncrementalObserver(Observer):
         self._won_key, self._won_by_side, self._won_all = (-1, -1), {}, 0  # cards won, as of (deal, tricks)
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
         buf = self._buffers[seat]
         if buf is None:
             buf = self._buffers[seat] = np.zeros(self.size, dtype=np.float32)
@@ -632,6 +643,10 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
 
     Holds the same information as the vector, for rule-based bots and front ends.
     """
+    if not isinstance(game, Game):
+        raise ValueError(f"player_view of {game!r}: expected a smear_env Game")
+    if type(seat) is not int or not 0 <= seat < game.num_players:
+        seat = as_int(seat, "seat", 0, game.num_players - 1)
     r = game.rules
     names = _CARD_NAMES
     legal = game.legal_actions() if game.current_player == seat else []
