@@ -11,11 +11,14 @@ Pure Python: no numpy import (numpy scalars still pass, through the protocols ab
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import numbers
 import operator
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def _bounds_text(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -81,11 +84,28 @@ def as_bool(value: Any, what: str) -> bool:
     return value
 
 
-def options_by_name(kind: str, args: tuple[Any, ...], example: str) -> None:
-    """Refuse options given by position: ``kind`` takes each by name (``example`` shows how), so a value in
-    the wrong place (``Rules("ten_point")`` building default options named ten_point) cannot pass unnoticed."""
-    if args:
-        raise ValueError(f"{kind} takes its options by name, not {args!r} by position: expected e.g. {example}")
+def options_by_name(example: str, check: Callable[[dict[str, Any]], None]) -> Callable[[type[T]], type[T]]:
+    """Class decorator for a dataclass of options: a value given by position, or under a name it does not declare,
+    is a ``ValueError`` (``check`` names the unknown one), where the generated ``__init__`` raises a ``TypeError``
+    or, by position, takes the value as its first field (``Rules("ten_point")`` built default options named
+    ten_point). ``example`` shows how to give them; ``help()`` and ``inspect.signature`` still show the fields."""
+
+    def decorate(cls: type[T]) -> type[T]:
+        init = cls.__init__
+
+        @functools.wraps(init)
+        def __init__(self: T, *args: Any, **options: Any) -> None:
+            if args:
+                raise ValueError(
+                    f"{cls.__name__} takes its options by name, not {args!r} by position: expected e.g. {example}"
+                )
+            check(options)
+            init(self, **options)
+
+        cls.__init__ = __init__  # type: ignore[method-assign]
+        return cls
+
+    return decorate
 
 
 def as_real(

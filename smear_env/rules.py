@@ -56,6 +56,7 @@ class Range:
         return f"{self.low}..{self.high}"
 
 
+@options_by_name("Rules(num_players=6), or get_rules('ten_point') for a preset", lambda options: _check_names(options))
 @dataclass(frozen=True)
 class Rules:
     """The options of one Smear variant. Field comments say what each one means."""
@@ -126,13 +127,6 @@ class Rules:
     win_requires_made_bid: bool = False  # a side can win only at the end of a hand it bid and made
     bust_out: Annotated[int | None, Range(None, -1)] = None  # a side at or below this score loses the match
     non_bidder_cap: Annotated[int | None, Range(0, None)] = None  # sides that did not bid score up to this at most
-
-    def __new__(cls, *args: Any, **options: Any) -> Rules:
-        """Options by name only, each a known one: a ``ValueError`` where the generated ``__init__`` would raise a
-        ``TypeError``, and ``Rules("ten_point")`` is refused rather than built as default options named ten_point."""
-        options_by_name("Rules", args, "Rules(num_players=6), or get_rules('ten_point') for a preset")
-        _check_names(options)
-        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         _check_types(self)

@@ -22,6 +22,7 @@ from smear_env.checks import options_by_name
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
+@options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
 @dataclass(frozen=True)
 class TrainConfig:
     """Masked PPO self-play on hand rewards; see the README's Training section for the method."""
@@ -79,13 +80,6 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["rule", "random"])  # baselines evaluated against
     final_eval_matches: int = 400  # matches per baseline in the evaluation at the end of the run
     checkpoint_every: int = 20  # updates between checkpoints (also written at the end)
-
-    def __new__(cls, *args: Any, **fields: Any) -> TrainConfig:
-        """Fields by name only, each a known one: a ``ValueError`` where the generated ``__init__`` would raise
-        a ``TypeError``."""
-        options_by_name("TrainConfig", args, 'TrainConfig(preset="minnesota")')
-        _check_field_names(fields)
-        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         _validate(self)

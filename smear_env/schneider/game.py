@@ -121,18 +121,12 @@ def multiplier(points: int) -> int:
 
 
 # ---------------------------------------------------------------------- rules and deals
+@options_by_name("SchneiderRules(num_rounds=4)", lambda options: _check_option_names(options))
 @dataclass(frozen=True)
 class SchneiderRules:
     """The options of Bohemian Schneider (the card rules themselves are fixed)."""
 
     num_rounds: int = 2  # rounds in a match; even, so each player deals equally often
-
-    def __new__(cls, *args: Any, **options: Any) -> SchneiderRules:
-        """Options by name only, each a known one: a ``ValueError`` where the generated ``__init__`` would raise a
-        ``TypeError``."""
-        options_by_name("SchneiderRules", args, "SchneiderRules(num_rounds=4)")
-        _check_option_names(options)
-        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         n = self.num_rounds
