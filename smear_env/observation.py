@@ -174,12 +174,11 @@ def shown_lacks(
     if trick:
         every_trick.append(trick)
     for index, plays in enumerate(every_trick):
-        voids = note_voids(0, plays, table, rules, index == 0, called_card)
+        voids, led = note_voids(0, plays, table, rules, index == 0, called_card), table.effective_suit[plays[0][1]]
         while voids:
             bit = voids & -voids
             voids ^= bit
             seat, suit = divmod(bit.bit_length() - 1, SUIT_SLOTS)
-            led = table.effective_suit[plays[0][1]]
             lacks[seat] |= table.follow_masks[suit] if suit == led else table.suit_masks[suit]
     return lacks
 
