@@ -83,6 +83,7 @@ import numpy as np
 
 from smear_env import actions as A
 from smear_env.cards import NUM_CARDS, SUITS, format_card, mask_of, parse_card, parse_cards
+from smear_env.checks import as_int
 from smear_env.game import PHASE_NAMES, PLAY, Game
 from smear_env.rules import Rules
 from smear_env.rules_features import RULES_FEATURES, feature_names, rules_features
@@ -231,12 +232,11 @@ def shown_lacks(
     if trick:
         every_trick.append(trick)
     for index, plays in enumerate(every_trick):
-        voids = note_voids(0, plays, table, rules, index == 0, called_card)
+        voids, led = note_voids(0, plays, table, rules, index == 0, called_card), table.effective_suit[plays[0][1]]
         while voids:
             bit = voids & -voids
             voids ^= bit
             seat, suit = divmod(bit.bit_length() - 1, SUIT_SLOTS)
-            led = table.effective_suit[plays[0][1]]
             lacks[seat] |= table.follow_masks[suit] if suit == led else table.suit_masks[suit]
     return lacks
 
@@ -263,7 +263,7 @@ class Observer:
     """Builds observation vectors and action masks for one number of players."""
 
     def __init__(self, num_players: int) -> None:
-        n = self.n = num_players
+        n = self.n = num_players = as_int(num_players, "num_players", 2)
         self.size = observation_size(num_players)
         self.compact_size = observation_size(num_players, version=2)  # what the observer fills, then widens
         self._wide_at = older_positions(num_players, version=2)
@@ -322,8 +322,16 @@ class Observer:
         side = sides[seat]
         return sum(1 << k for k, s in enumerate(self._rel[seat]) if sides[s] == side)
 
+    def _checked_seat(self, game: Game, seat: Any) -> int:
+        """``seat`` as an int seat of ``game``, which must have this observer's number of players."""
+        if game.num_players != self.n:
+            raise ValueError(f"a game of {game.num_players} players given to an observer of {self.n}")
+        return as_int(seat, "seat", 0, self.n - 1)
+
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
         out = np.zeros(self.compact_size, dtype=np.float32)
         out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
         tail = self._tail(game, seat, self._voids(game))
@@ -483,6 +491,8 @@ class IncrementalObserver(Observer):
         self._won_key, self._won_by_side, self._won_all = (-1, -1), {}, 0  # cards won, as of (deal, tricks)
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
         buf = self._buffers[seat]
         if buf is None:
             buf = self._buffers[seat] = np.zeros(self.compact_size, dtype=np.float32)
@@ -700,6 +710,10 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
 
     Holds the same information as the vector, for rule-based bots and front ends.
     """
+    if not isinstance(game, Game):
+        raise ValueError(f"player_view of {game!r}: expected a smear_env Game")
+    if type(seat) is not int or not 0 <= seat < game.num_players:
+        seat = as_int(seat, "seat", 0, game.num_players - 1)
     r = game.rules
     names = _CARD_NAMES
     legal = game.legal_actions() if game.current_player == seat else []

@@ -20,10 +20,12 @@ import tomllib
 import typing
 from dataclasses import dataclass
 from functools import cached_property
+from os import PathLike
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from smear_env.cards import RANKS, make_deck
+from smear_env.checks import options_by_name
 
 PROTECTABLE = ("ace", "two", "three", "jack", "jick", "jokers", "scoring")
 
@@ -54,6 +56,7 @@ class Range:
         return f"{self.low}..{self.high}"
 
 
+@options_by_name("Rules(num_players=6), or get_rules('ten_point') for a preset", lambda options: _check_names(options))
 @dataclass(frozen=True)
 class Rules:
     """The options of one Smear variant. Field comments say what each one means."""
@@ -213,7 +216,6 @@ class Rules:
 
     def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed (validated like any rule set)."""
-        _check_names(overrides)
         return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
@@ -228,8 +230,8 @@ _CACHES = ("deck", "trump_tables", "derived", "team_seats", "_team_by_seat", "po
 def _check_names(options: dict[str, Any]) -> None:
     for key in options:
         if key not in OPTION_NAMES:
-            close = difflib.get_close_matches(key, OPTION_NAMES, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = difflib.get_close_matches(key, OPTION_NAMES, n=1) if isinstance(key, str) else []
+            hint = f"; did you mean {close[0]!r}?" if close else "."
             raise ValueError(f"unknown rule option {key!r}{hint} Known options: {', '.join(OPTION_NAMES)}")
 
 
@@ -552,6 +554,8 @@ def load_rules(path: str | Path) -> Rules:
     exactly ``get_rules(name)``. The file's own ``[by_players.N]`` tables apply after its
     options when the number of players is ``N``.
     """
+    if not isinstance(path, str | PathLike):
+        raise ValueError(f"rules file {path!r} is not a path: expected a str or a pathlib.Path of a TOML file")
     try:
         with Path(path).open("rb") as f:
             data = tomllib.load(f)

@@ -12,15 +12,18 @@ import difflib
 import math
 import tomllib
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
+from smear_env.checks import options_by_name
 from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
+@options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
 @dataclass(frozen=True)
 class TrainConfig:
     """Masked PPO self-play on hand rewards; see the README's Training section for the method."""
@@ -113,6 +116,8 @@ def _validate(c: TrainConfig) -> None:
         if not ok:
             raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
 
+    for name in FIELDS:
+        _coerce(name, getattr(c, name))  # the type of every field, however the config was built
     need(c.preset in list_presets(), "preset", f"expected one of {', '.join(list_presets())}")
     for name, f in FIELDS.items():
         if f.type in (float, "float"):
@@ -233,7 +238,8 @@ def _check_fixed_agent(c: TrainConfig) -> None:
 
 def _coerce(name: str, value: Any) -> Any:
     """``value`` as the type of field ``name`` (ints accepted for floats); a clear error otherwise."""
-    default = TrainConfig().__getattribute__(name)
+    f = FIELDS[name]
+    default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
     if isinstance(default, bool) or isinstance(value, bool):
         ok = isinstance(value, bool) and isinstance(default, bool)
     elif isinstance(default, float):
@@ -250,12 +256,18 @@ def _coerce(name: str, value: Any) -> Any:
 
 def config_from_dict(data: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
     """``base`` (default: the defaults) with the fields in ``data`` replaced, checked by name and type."""
+    if not isinstance(data, dict):
+        raise ValueError(f"training config {data!r} is not a dict: expected fields by name, e.g. {{'preset': ...}}")
+    _check_field_names(data)
+    return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
+
+
+def _check_field_names(data: dict[Any, Any]) -> None:
     for name in data:
         if name not in FIELDS:
-            close = difflib.get_close_matches(name, FIELDS, n=1)
+            close = difflib.get_close_matches(name, FIELDS, n=1) if isinstance(name, str) else []
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ValueError(f"training config: unknown field {name!r}{hint}")
-    return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
 
 
 _PACKAGED_CONFIGS = Path(__file__).parent / "_configs"  # configs/train, copied into the wheel
@@ -282,6 +294,8 @@ def resolve_config(path: str | Path) -> Path:
 
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
     """A config file (or a shipped config's name) plus ``name=value`` overrides (TOML values; bare words strings)."""
+    if not isinstance(path, str | PathLike):
+        raise ValueError(f"training config {path!r} is not a path: expected a TOML file's path or a shipped config")
     given, path = path, resolve_config(path)
     if path.is_dir():
         raise ValueError(f"training config {str(path)!r} is a folder: expected a TOML file (configs/train/*.toml)")
@@ -300,7 +314,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         raise ValueError(f"training config file {str(path)!r} is not valid TOML: {err}") from None
     from smear_env import list_presets
 
-    given_fields = {**data, **parse_overrides(overrides or [])}
+    given_fields = {**data, **parse_overrides([] if overrides is None else overrides)}
     config = config_from_dict(given_fields)
     if "preset" not in given_fields:  # the default would train ten_point, which a file that forgot it never meant
         raise ValueError(
@@ -312,6 +326,8 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
     """``["lr=1e-4", "preset=minnesota"]`` -> typed values."""
+    if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+        raise ValueError(f"overrides {items!r} are not a list of name=value texts, e.g. ['lr=1e-4']")
     out: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
