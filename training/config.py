@@ -34,6 +34,7 @@ class TrainConfig:
     total_steps: int = 2_000_000  # learner decisions to train on (forced moves with one legal action not counted)
     time_limit_minutes: float = 0.0  # stop (and checkpoint) after this much training time; 0 = no limit
     device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
+    workers: int = 0  # Ray worker processes collecting experience (training.collection); 0 = in the learner's process
     torch_threads: int = 0  # CPU threads for torch; 0 = torch's default (all cores: use 1 when runs share them)
     init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
     init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
@@ -123,6 +124,7 @@ def _validate(c: TrainConfig) -> None:
         if f.type in (float, "float"):
             need(math.isfinite(getattr(c, name)), name, "expected a finite number")
     need(c.seed >= 0, "seed", "expected zero or more")
+    need(0 <= c.workers <= c.num_games, "workers", f"expected 0 to num_games ({c.num_games}) Ray worker processes")
     for name in ("total_steps", "num_games", "rollout_steps", "epochs", "minibatch", "snapshot_every", "pool_size",
                  "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
         need(getattr(c, name) >= 1, name, "expected a positive integer")

@@ -24,16 +24,14 @@ import torch.nn.functional as F
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from smear_env.signature import SCHNEIDER, AnyRules, game_of, network_signature, rules_for_preset
+from smear_env.signature import network_signature, rules_for_preset
 from smear_env.version import code_version
 from training.checkpoint import card_head_features, game_signature, load_checkpoint, save_checkpoint
-from training.config import TrainConfig, config_from_dict, opponent_mix
+from training.collection import RayCollection, make_collector
+from training.config import TrainConfig, config_from_dict
 from training.evaluate import evaluate
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
-from training.rules_draw import RulesDraw
-from training.schneider_selfplay import SchneiderCollector
-from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
-from training.teachers import make_teacher
+from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
@@ -60,11 +58,6 @@ def check_extension(changes: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def collector_class(rules: AnyRules) -> type[Collector]:
-    """The self-play collector of the game ``rules`` belong to (Smear's, or Bohemian Schneider's)."""
-    return SchneiderCollector if game_of(rules) == SCHNEIDER else Collector
-
-
 def pick_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
@@ -82,11 +75,13 @@ class Trainer:
         out_dir: str | Path,
         resume: str | Path | None = None,
         extend: dict[str, Any] | None = None,
+        address: str = "",
     ) -> None:
         """A new run of ``config``, or (``config`` None) the run saved in the checkpoint ``resume``.
 
         ``extend`` changes only when a resumed run stops and how it is evaluated
-        (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer.
+        (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer. ``address``: the Ray cluster its
+        ``workers`` join (default: Ray started on this machine).
         """
         code_version()  # asked now, so every checkpoint records the code the run started with (see code_version)
         self.out = Path(out_dir)
@@ -112,28 +107,16 @@ class Trainer:
         self.imitated = False
         self.last_eval: dict[str, float] = {}
         self.rng = np.random.default_rng(c.seed)
-        self.collector = self._collector(opponent_mix(c), c.gae_lambda)
+        self.remote = c.workers > 0  # collection in Ray workers (training.collection)
+        self.collector: Any = (
+            RayCollection(c, self.rules, self.rng, address) if self.remote else make_collector(c, self.rules, self.rng)
+        )
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
             self._load_weights(c.init_from)
         self.out.mkdir(parents=True, exist_ok=True)  # only now: a refused run leaves no empty folder behind
         self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
-
-    def _collector(self, mix: dict[str, float], gae_lambda: float, imitate: bool = False) -> Collector:
-        """A collector of this run's games: one preset's, or (``universal``) rules drawn per match, whose
-        observations come with their card features read under their own rules, labelled by the teacher if any."""
-        c = self.config
-        extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
-        if c.universal:
-            extra |= {"draw_rules": RulesDraw(c.train_presets, c.house_share), "card_features": c.card_head}
-            if c.teacher and not imitate:
-                extra["teacher"] = make_teacher(c.teacher, c.card_head)
-        return collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, gae_lambda,
-                                           c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,
-                                           match_reward=c.match_reward, late_start=0.0 if imitate else c.late_start,
-                                           match_moon=c.match_moon, rival_weight=c.rival_weight,
-                                           **extra)  # fmt: skip
 
     # ------------------------------------------------------------------ checkpoints
     def _payload(self, full: bool) -> dict[str, Any]:
@@ -245,7 +228,7 @@ class Trainer:
         last_eval_at = self.train_seconds
         while self.step < c.total_steps and not self._out_of_time() and self.update != stop_at:
             started = time.perf_counter()
-            batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self.pool_policies)
+            batch = self._collect()
             collect_seconds = time.perf_counter() - started
             losses = self.distill_update(batch) if c.teacher else self.ppo_update(batch)
             self.train_seconds += time.perf_counter() - started
@@ -266,6 +249,8 @@ class Trainer:
         self.evaluate(c.final_eval_matches)  # saves before playing (the harness loads agent.pt) ...
         self.save()  # ... and after, to keep the evaluation in the files
         self.writer.close()
+        if self.remote:
+            self.collector.shutdown()
         return dict(self.last_eval)
 
     def _out_of_time(self) -> bool:
@@ -276,6 +261,12 @@ class Trainer:
         """A network of this run's shape (with its card head, if it trains one) on its device."""
         c = self.config
         return make_network(obs_size, num_actions, c.hidden, seed, c.card_head).to(self.device)
+
+    def _collect(self) -> Batch:
+        """A rollout of the current weights, from this process's matches or the Ray workers'."""
+        if self.remote:
+            return self.collector.collect(self.config.rollout_steps, self.net.state_dict())
+        return self.collector.collect(self.config.rollout_steps, self._learner_policy(), self.pool_policies)
 
     def _learner_policy(self) -> PolicyFn:
         return torch_policy(self.net, self.device, self.rules, whole_inputs=self.collector.card_features > 0)
@@ -288,6 +279,9 @@ class Trainer:
         """Keep the snapshots and a policy over each (built once per snapshot, not per rollout)."""
         self.pool = pool
         self.pool_policies = []
+        if self.remote:
+            self.collector.set_pool(pool)
+            return
         for state in pool:
             net = self._network(self.net.obs_size, self.net.num_actions)
             net.load_state_dict(state)
@@ -306,7 +300,7 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        teacher = self._collector({"rule": 1.0}, 1.0, imitate=True)
+        teacher = make_collector(c, self.rules, self.rng, imitate=True)
         optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
         hands = 0
         while hands < c.bc_hands:

@@ -208,8 +208,11 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
 class RecipeRun:
     """A recipe's stages in ``out``, resumable (see the module docstring)."""
 
-    def __init__(self, recipe: Recipe, out: str | Path) -> None:
+    def __init__(self, recipe: Recipe, out: str | Path, workers: int | None = None, address: str = "") -> None:
+        """``workers``: the Ray workers of every train stage (else each stage's own ``workers``); ``address``:
+        the Ray cluster they join (default: Ray on this machine)."""
         self.recipe, self.out = recipe, Path(out)
+        self.workers, self.address = workers, address
         self.state = self._read_state()
 
     def _read_state(self) -> dict[str, Any]:
@@ -272,8 +275,13 @@ class RecipeRun:
         from training.ppo import Trainer
 
         config = stage_config(self.recipe, stage, previous, agents)
+        if self.workers is not None:
+            config = config.replace(workers=self.workers)
         checkpoint = folder / "checkpoint.pt"
-        trainer = Trainer(None, folder, resume=checkpoint) if checkpoint.is_file() else Trainer(config, folder)
+        if checkpoint.is_file():  # under way: it goes on as it started, its workers included
+            trainer = Trainer(None, folder, resume=checkpoint, address=self.address)
+        else:
+            trainer = Trainer(config, folder, address=self.address)
         trainer.run(progress=progress)
         data = load_checkpoint(folder / "agent.pt")
         return {"kind": "train", "config": data["config"], "train_minutes": round(float(data["train_minutes"]), 2),

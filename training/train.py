@@ -27,7 +27,7 @@ import csv
 import sys
 from pathlib import Path
 
-from training.cli import ArgumentParser, check_output_folder, check_readable_file
+from training.cli import ArgumentParser, check_output_folder, check_readable_file, int_at_least
 from training.config import load_config, parse_overrides
 from training.ppo import Trainer
 
@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", help="checkpoint.pt of a run to continue")
     p.add_argument("--recipe", help="a recipe (a TOML file, or a shipped recipe's name): every stage in order, "
                    "resuming where it stopped (configs/recipes/)")  # fmt: skip
+    p.add_argument("--workers", type=int_at_least(0), default=None,
+                   help="Ray processes collecting experience (the config's workers; 0: this process)")  # fmt: skip
+    p.add_argument("--address", default="",
+                   help="a running Ray cluster for the workers (host:port); default: Ray on this machine")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -75,11 +79,15 @@ def main(argv: list[str] | None = None) -> None:
         if args.resume:
             check_readable_file(args.resume, "--resume checkpoint")
             out = check_output_folder(Path(args.out) if args.out else Path(args.resume).parent, "--out folder")
-            trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides))
+            if args.workers is not None:
+                raise ValueError("--workers is part of a run's config: a resumed run keeps its own")
+            trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides),
+                              address=args.address)  # fmt: skip
         else:
-            config = load_config(args.config or "ten_point", args.overrides)
+            workers = [f"workers={args.workers}"] if args.workers is not None else []
+            config = load_config(args.config or "ten_point", [*args.overrides, *workers])
             out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
-            trainer = Trainer(config, out)
+            trainer = Trainer(config, out, address=args.address)
     except ValueError as err:
         parser.error(str(err))
     try:
@@ -101,7 +109,7 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     try:
         recipe = load_recipe(args.recipe)
         out = check_output_folder(Path(args.out or f"runs/{recipe.name}"), "--out folder")
-        run = RecipeRun(recipe, out)
+        run = RecipeRun(recipe, out, workers=args.workers, address=args.address)
     except ValueError as err:
         parser.error(str(err))
     try:
