@@ -189,3 +189,9 @@ def changes_from(rules: Rules) -> dict[str, Any]:
     """The options ``rules`` set otherwise than their preset (how a house-rule set reads in a table of results)."""
     base = get_rules(rules.name).to_dict()
     return {k: v for k, v in rules.to_dict().items() if k != "name" and base.get(k) != v}
+
+
+def describe_changes(rules: Rules) -> str:
+    """The changes of a house-rule set in words a table of results can show (``target_score=21, follow=strict``)."""
+    changes = changes_from(rules)
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in changes.items()) or "no changes"

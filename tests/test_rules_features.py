@@ -3,6 +3,8 @@ table of two to six players, and networks of older layouts or older rules blocks
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -113,3 +115,9 @@ def test_a_network_of_an_older_rules_block_reads_each_feature_at_its_name() -> N
         input_positions(4, OBSERVATION_VERSION, [*older, "gone=1"])
     with pytest.raises(ValueError, match="observation layout version 9 is unknown"):
         input_positions(4, 9)
+
+
+def test_the_observation_page_states_todays_sizes() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "observation.md").read_text()
+    assert f"float32[{observation_size(4)}]" in page and f"`81 S + 392 + {RULES_FEATURES}`" in page
+    assert f"| `rules` | {RULES_FEATURES} |" in page and f"**{OBSERVATION_VERSION}**" in page

@@ -19,6 +19,7 @@ different matches, so they are different runs.
 
 from __future__ import annotations
 
+import resource
 from collections import defaultdict
 from typing import Any
 
@@ -99,6 +100,12 @@ class CollectorWorker:
 
     def state_dict(self) -> dict[str, Any]:
         return {"collector": self.collector.state_dict(), "rng": self.rng.bit_generator.state}
+
+    @staticmethod
+    def cpu_seconds() -> float:
+        """This worker process's CPU time so far (benchmarks/bench_collection.py adds the workers' up)."""
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.rng.bit_generator.state = state["rng"]

@@ -11,6 +11,7 @@ Examples::
     smear-rl evaluate rule random --preset bohemian_schneider --matches 200 --json out.json
     smear-rl evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
     smear-rl evaluate --ladder random rule search --preset ten_point --matches 200
+    smear-rl evaluate neural rule --house 3 --matches 200    # held-out house-rule set 3
 
 A/B test of two settings of one bot: stop every game after its first deal and read the
 hand reward line, A's score change per hand minus B's over duplicate deal pairs (only
@@ -29,10 +30,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import training.evaluate
+from smear_env.house_rules import changes_from, describe_changes, evaluation_rule_sets
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.evaluate.games import STARTS
 from training.evaluate.run import evaluate
@@ -76,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rule", type=parse_rule, action="append", default=[], help="rule override key=value")
     parser.add_argument(
+        "--house", type=int_at_least(0), default=None, metavar="K",
+        help="play held-out house-rule set K (smear_env.house_rules.evaluation_rule_sets, never trained on) "
+        "instead of --preset and --rule",
+    )  # fmt: skip
+    parser.add_argument(
         "--start", choices=STARTS, default="new",
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
@@ -89,6 +97,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if bool(args.ladder) == bool(args.agents) or (args.agents and len(args.agents) != 2):
         parser.error("give two agents (A B) or --ladder with two or more agents")
+    if args.house is not None:
+        if args.rule or args.preset != "ten_point":
+            parser.error("--house K plays the K-th held-out house-rule set: --preset and --rule do not go with it")
+        house = evaluation_rule_sets(args.house + 1)[args.house]
+        args.preset, args.rule = house.name, list(changes_from(house).items())
+        print(f"house-rule set {args.house}: {house.name} with {describe_changes(house)}", file=sys.stderr)
     common = {
         "preset": args.preset,
         "seed": args.seed,
