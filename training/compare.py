@@ -16,7 +16,6 @@ two games of a pair share their deals, so they are not independent).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,9 +123,7 @@ def _paired(differences: list[float], keys: list[GameKey]) -> Estimate:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = ArgumentParser(
-        prog="smear-rl compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = ArgumentParser(prog="smear-rl compare", description=__doc__)
     parser.add_argument("results", nargs="+", type=Path, help="the new agent's JSON files (smear-rl evaluate --json)")
     parser.add_argument(
         "--baseline", nargs="+", type=Path, required=True,

@@ -434,9 +434,7 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(
-        prog="smear-rl distill", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = ArgumentParser(prog="smear-rl distill", description=__doc__)
     p.add_argument("student", help="checkpoint (agent.pt) to start from")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument(

@@ -15,7 +15,6 @@ converts it here, in memory (:func:`agent_from_checkpoint`)::
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
@@ -28,6 +27,7 @@ import numpy as np
 from agents.neural_agent import POLICY_FORMAT, POLICY_FORMAT_VERSION, NeuralAgent, Policy
 from smear_env.rules import Rules
 from training.checkpoint import load_checkpoint, network_from_checkpoint
+from training.cli import ArgumentParser
 
 #: checkpoint fields copied into the layout as they are: what the network was trained for and how
 RECORDED = (
@@ -120,7 +120,7 @@ def agent_from_checkpoint(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint", help="a .pt file written by training (agent.pt or checkpoint.pt)")
     parser.add_argument("-o", "--out", help="the .npz to write (default: the checkpoint's name with .npz)")
     args = parser.parse_args(argv)

@@ -15,7 +15,6 @@ pool runs of one version, or of versions known to play alike.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -179,9 +178,7 @@ def load_result(path: Path) -> EvalResult:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = ArgumentParser(
-        prog="smear-rl pool", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = ArgumentParser(prog="smear-rl pool", description=__doc__)
     parser.add_argument("results", nargs="+", type=Path, help="JSON files written by smear-rl evaluate --json")
     args = parser.parse_args(argv)
     try:

@@ -37,7 +37,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smear-rl train",
         description=__doc__.split("Examples::")[0],
         epilog="examples:" + __doc__.split("Examples::")[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--config", default="ten_point",
                    help="a TOML file, or a shipped config's name (ten_point, minnesota, ...)")  # fmt: skip

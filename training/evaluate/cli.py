@@ -61,7 +61,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smear-rl evaluate",
         description="Duplicate-format evaluation of two agents, or a rating ladder of several.\n\n" + _method(),
         epilog="examples:" + __doc__.split("Examples::", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "agents", nargs="*", help="agent A and agent B (names, name:key=value,... with options, checkpoints)"
