@@ -1,8 +1,9 @@
 """The command line of the evaluation harness: ``smear-rl evaluate`` (also ``python -m training.evaluate``).
 
 It plays one evaluation (:func:`training.evaluate.evaluate`) or, with
-``--ladder``, a rating ladder (:mod:`training.ladder`), prints the markdown
-report and writes the JSON result. It sits apart from the library it drives, so
+``--ladder``, a rating ladder (:mod:`training.ladder`), prints the report (a
+table with what its columns mean; markdown with ``--markdown``, and always for a
+ladder) and writes the JSON result. It sits apart from the library it drives, so
 the library never imports the ladder that is built on it.
 
 Examples::
@@ -79,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the full result as JSON here")
+    parser.add_argument("--markdown", action="store_true", help="print the report as a markdown table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
@@ -106,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
             result = evaluate(*args.agents, matches=args.matches, **common)
     except ValueError as err:
         parser.error(str(err))
-    print(result.markdown())
+    print(result.markdown() if args.markdown or args.ladder else result.text())
     if args.json:
         args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
 

@@ -166,6 +166,39 @@ class EvalResult:
                 del agent[key]
         return data
 
+    def text(self) -> str:
+        """The report for a terminal: a title, an aligned table, the hand reward in words and what each column means.
+
+        Narrower than :meth:`markdown`: a path is shown by its file name (the title names it whole),
+        the bidding columns only for games with bids, and time as milliseconds a decision.
+        """
+        bids = self.a.bid_rate is not None
+        header = ["agent", "games", "W-D-L", "win rate [95% CI]", f"points/{self._unit()} [95% CI]"]
+        header += ["bids", "made", "mean bid"] * bids + ["ms/decision"]
+        rows = [report.text_cells(r, bids) for r in self.reports]
+        lines = [*report.wrapped(f"{self._title()}."), "", *report.aligned(header, rows), ""]
+        reward = self.paired_reward
+        if reward is not None:
+            lines += report.wrapped(
+                f"Hand reward: {reward.value:+.2f} points a hand for {self.agent_a} over {self.agent_b} "
+                f"[{reward.low:+.2f}, {reward.high:+.2f}] (each side's score change, sets counted; the two games of "
+                f"each deal averaged, over {reward.n} deals)."
+            )
+            lines.append("")
+        return "\n".join(lines + report.legend(bids, self._unit()))
+
+    def _unit(self) -> str:
+        return "round" if self.preset in smear_env.OTHER_GAMES else "hand"
+
+    def _title(self) -> str:
+        plural = "s" * (self.max_hands != 1)
+        title = (
+            f"{self.agent_a} (A) vs {self.agent_b} (B) on {self.preset}: {self.matches} games "
+            f"({self.matches // 2} deals, each played twice with the seats swapped), seed {self.seed}, "
+            f"{self.wall_seconds:.1f} s; {self.stopped} stopped after {self.max_hands} deal{plural} (draws)"
+        )
+        return title + ("; every match started late" if self.start == "late" else "")
+
     def markdown(self) -> str:
         """A title line and a markdown table, one row per agent."""
         unit = "round" if self.preset in smear_env.OTHER_GAMES else "hand"
