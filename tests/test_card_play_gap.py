@@ -14,7 +14,7 @@ CHEAP = "search:samples=4,time_budget=30,bid_by=rule"  # bounded by samples, not
 
 
 def test_every_network_card_choice_is_judged_by_each_search_and_reproducibly():
-    agent = str(ROOT / "checkpoints" / "pitch_smudge.pt")
+    agent = str(ROOT / "agents" / "shipped" / "pitch_smudge.npz")
     rows = card_play_gap.gaps(agent, matches=1, reference=4, seed=1, opponent=CHEAP)
     assert rows.shape[1] == len(card_play_gap.COLUMNS) and len(rows) > 10
     assert (rows >= 0).all()  # points given up against the best card of the judging values

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +54,13 @@ def test_labelling_is_reproducible_from_the_seed_whatever_the_worker_count(label
     again = collect_labels(JOB, matches=2, workers=2, progress=False)
     for name in Labels.__dataclass_fields__:
         np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
+
+
+def test_a_student_given_as_its_policy_file_labels_as_its_checkpoint_does(labels: Labels) -> None:
+    """The shipped agents are .npz files only: one read as a checkpoint is the same student."""
+    as_file = collect_labels(dataclasses.replace(JOB, student=STUDENT.removesuffix(".pt") + ".npz"), 2, 1, False)
+    for name in Labels.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(as_file, name), getattr(labels, name), err_msg=name)
 
 
 def test_targets_soften_the_teacher_values_by_temperature() -> None:
