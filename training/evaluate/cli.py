@@ -36,6 +36,7 @@ from typing import Any
 import training.evaluate
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.evaluate.games import STARTS
+from training.evaluate.results import write_results
 from training.evaluate.run import evaluate
 from training.ladder import play_ladder
 
@@ -79,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--start", choices=STARTS, default="new",
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
-    parser.add_argument("--json", type=Path, help="write the full result as JSON here")
+    parser.add_argument(
+        "--json", type=Path, help="write the full result as JSON here (gzip-compressed if the name ends in .gz)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the report as a markdown table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
@@ -110,7 +113,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(err))
     print(result.markdown() if args.markdown or args.ladder else result.text())
     if args.json:
-        args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        if args.ladder:
+            args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        else:
+            write_results(args.json, [result])
 
 
 if __name__ == "__main__":

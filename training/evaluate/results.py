@@ -4,11 +4,20 @@
 evaluate --json``, :mod:`training.pool`); ``results_only`` leaves out what depends
 on the machine (wall and decision times, the code version), so two runs with one
 seed compare equal whatever the machine or the number of workers.
+
+A results file (:func:`write_results`, :func:`read_results`) holds one result, as
+``--json`` writes it, or several (the seeds of one match-up, as ``smear-rl pool --save``
+gathers them), and is gzip-compressed when its name ends in ``.gz``: a run's games take
+most of its bytes, and the project keeps hundreds of runs.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import smear_env
@@ -220,3 +229,42 @@ class EvalResult:
                 f"each deal pair's games averaged): {reward.as_text()} over {reward.n} pairs",
             ]
         return "\n".join(lines)
+
+
+def write_results(path: str | Path, results: Sequence[EvalResult]) -> Path:
+    """Write ``results`` to ``path``: one as a JSON object, several as a list; gzip-compressed if it ends in ``.gz``.
+
+    Plain JSON is indented for reading; compressed JSON is compact, with no time stamp in the
+    gzip header, so the same results always make the same bytes.
+    """
+    path = Path(path)
+    data: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+    if path.suffix == ".gz":
+        text = json.dumps(data, separators=(",", ":")) + "\n"
+        path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    else:
+        path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
+
+
+def read_results(path: str | Path) -> list[EvalResult]:
+    """Every result in a file :func:`write_results` wrote (``smear-rl evaluate --json``, ``pool --save``).
+
+    ``ValueError`` naming the file and what is wrong with it when it cannot be read or is not such a file.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)  # gzip's magic bytes
+        items = data if isinstance(data, list) else [data]
+        if not items or not all(isinstance(item, dict) for item in items):
+            raise ValueError(f"it holds a JSON {type(data).__name__}, not an object or a list of objects")
+        return [EvalResult.from_dict(item) for item in items]
+    except KeyError as err:
+        problem = f"missing field {err}"
+    except (ValueError, TypeError, AttributeError, OSError, EOFError) as err:
+        problem = str(err)
+    raise ValueError(f"{path}: not an evaluation result written by smear-rl evaluate --json ({problem})")
