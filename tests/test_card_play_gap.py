@@ -1,4 +1,4 @@
-"""scripts/card_play_gap.py: the network's card play and 12-sample search's, judged by a many-sample search."""
+"""research/scripts/card_play_gap.py: the network's card play and 12-sample search's, judged by a many-sample search."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ pytest.importorskip("torch")
 
 from tests.file_modules import ROOT, load_module  # noqa: E402
 
-card_play_gap = load_module(ROOT / "scripts" / "card_play_gap.py")
+card_play_gap = load_module(ROOT / "research" / "scripts" / "card_play_gap.py")
 
 
 CHEAP = "search:samples=4,time_budget=30,bid_by=rule"  # bounded by samples, not time: the same moves every run

@@ -293,7 +293,7 @@ def test_a_bad_rollout_teacher_is_refused_before_any_work(
 def test_label_regret_measures_each_network_on_every_labelled_decision(labels: Labels, tmp_path: Path) -> None:
     from tests.file_modules import ROOT, load_module
 
-    label_regret = load_module(ROOT / "scripts" / "label_regret.py")
+    label_regret = load_module(ROOT / "research" / "scripts" / "label_regret.py")
     labels.save(tmp_path / "labels.npz")
     measured = label_regret.measure(str(tmp_path / "labels.npz"), [STUDENT])
     expected = agreement(network_from_checkpoint(load_checkpoint(STUDENT)).eval(), labels)

@@ -187,9 +187,10 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
         parse_overrides(["lr"])
 
 
-def test_shipped_configs_load_and_overrides_apply() -> None:
-    configs = sorted(Path("configs/train").glob("*.toml"))
-    assert configs
+def test_shipped_configs_and_the_research_records_load_and_overrides_apply() -> None:
+    """The configs a user runs and the historical stages kept as records (research/configs) are all valid."""
+    configs = sorted(Path("configs/train").glob("*.toml")) + sorted(Path("research/configs").glob("*.toml"))
+    assert len(configs) > 40
     for path in configs:
         overrides = ["lr=1e-4", "hidden=[64, 64]"]
         if tomllib.loads(path.read_text()).get("fixed_agent", "").startswith("runs/"):

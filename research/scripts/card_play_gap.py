@@ -10,7 +10,8 @@ gives up, and what each 12-sample search's card gives up (its own noise); and by
 second 12-sample search's values, what the network's and the first search's cards
 give up (what a fit's held-out regret measures).
 
-    .venv/bin/python scripts/card_play_gap.py agents/shipped/pitch_smudge.npz --matches 6 --reference 96 --seed 5
+    .venv/bin/python research/scripts/card_play_gap.py agents/shipped/pitch_smudge.npz --matches 6 \
+        --reference 96 --seed 5
 """
 
 from __future__ import annotations

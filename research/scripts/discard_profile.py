@@ -6,7 +6,7 @@ into rules where it may, and its win rate alone does not say why it lost. Prints
 agent, the discards over ``--hands`` deals and how many were trump (and Jacks, Jokers or the
 Trey among them: the cards that score for whoever takes them in a trick).
 
-    .venv/bin/python scripts/discard_profile.py --preset ten_point_midwest --hands 40 rule random
+    .venv/bin/python research/scripts/discard_profile.py --preset ten_point_midwest --hands 40 rule random
 """
 
 from __future__ import annotations

@@ -16,10 +16,10 @@ forced moons ``python -m training.fit_moon_odds --network`` fitted the agent's m
   moons or calls a misdeal is left out), and the fitted chance's features refitted on them with
   and without what those bids showed (the first 80% of the rows fitted, the rest held out).
 
-    .venv/bin/python scripts/moon_drill.py --deals 2000 --start 200000 --rollouts 32
-    .venv/bin/python scripts/moon_drill.py --deals 300 --start 200000 --moon search --phases play
-    .venv/bin/python scripts/moon_drill.py --deals 2000 --start 200000 --moon rule --phases trump
-    .venv/bin/python scripts/moon_drill.py --deals 80000 --start 0 --auction
+    .venv/bin/python research/scripts/moon_drill.py --deals 2000 --start 200000 --rollouts 32
+    .venv/bin/python research/scripts/moon_drill.py --deals 300 --start 200000 --moon search --phases play
+    .venv/bin/python research/scripts/moon_drill.py --deals 2000 --start 200000 --moon rule --phases trump
+    .venv/bin/python research/scripts/moon_drill.py --deals 80000 --start 0 --auction
 
 Deals from 200,000 on lie outside the fit's 200,000. The network is greedy and the rule bot
 deterministic, so their rows depend on the deals alone; search stops at its time budget.

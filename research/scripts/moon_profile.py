@@ -7,7 +7,7 @@ same games as ``smear-rl evaluate A B --preset P --matches N --seed S`` (same de
 agent seeds) and prints, for A and for B, its moons by score before the hand (above zero, or zero
 and below) and outcome, and how many of A's losses ended on a moon of its own that failed.
 
-    .venv/bin/python scripts/moon_profile.py neural:match_moon=false random --matches 1000 --seed 1
+    .venv/bin/python research/scripts/moon_profile.py neural:match_moon=false random --matches 1000 --seed 1
 
 (``neural:match_moon=false``: the shipped network's own moon calls; ``neural`` and a checkpoint path
 call the moon by the match odds on minnesota, ``agents.neural_agent.NeuralAgent``.)

@@ -2,7 +2,7 @@
 
 Against random players on ``ten_point_5p`` the shipped agent loses no game, yet many are
 still going at the harness's 200-deal cap (a draw), nearly all with the agent in two seats
-against three random ones (``scripts/hand_roles.py`` splits where its score goes). Is that
+against three random ones (``research/scripts/hand_roles.py`` splits where its score goes). Is that
 the agent's weakness or the game's? This puts, in A's seats, the search bot with the hidden
 cards shown to it: it bids by one rollout of the true deal (no guess at the other hands),
 and plays each card by solving the true remaining hands (one exact determinization, not
@@ -12,9 +12,9 @@ but a player with that much information and search does not stall less by luck.
 
 Plays the harness's games (the same deals, lineups and seeds as ``smear-rl evaluate`` with
 the same seed) and prints, per count of A's seats, games won, lost and stopped, and each
-role's mean score change a seat-hand, as ``scripts/hand_roles.py`` does.
+role's mean score change a seat-hand, as ``research/scripts/hand_roles.py`` does.
 
-    .venv/bin/python scripts/oracle_bound.py --games 100 --first 0 --seats 2 --json runs/oracle_0.json
+    .venv/bin/python research/scripts/oracle_bound.py --games 100 --first 0 --seats 2 --json runs/oracle_0.json
 """
 
 from __future__ import annotations
