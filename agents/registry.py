@@ -15,6 +15,7 @@ preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Callable
 from pathlib import Path
@@ -121,7 +122,11 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
             raise ValueError(f"agent {spec!r}: {err}") from None
     if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
         raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
-    raise ValueError(f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))} or a checkpoint")
+    close = difflib.get_close_matches(name, sorted(table), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(
+        f"unknown agent {spec!r} for {preset}{hint}: expected one of {', '.join(sorted(table))} or a checkpoint"
+    )
 
 
 def _options_of(factory: Callable[..., Agent], leading: int = 2) -> dict[str, Any]:

@@ -8,6 +8,7 @@ the extra that brings it.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
@@ -60,7 +61,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     command, rest = args[0], args[1:]
     if command not in COMMANDS:
-        print(f"error: unknown command {command!r}\n\n{_usage()}", file=sys.stderr)
+        close = difflib.get_close_matches(command, COMMANDS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        print(f"error: unknown command {command!r}{hint}\n\n{_usage()}", file=sys.stderr)
         sys.exit(2)
     try:
         _entry(command)(rest)

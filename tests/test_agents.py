@@ -205,6 +205,12 @@ def test_unknown_agent_name_lists_the_choices() -> None:
         make_agent("alphago", "ten_point")
 
 
+@pytest.mark.parametrize(("spec", "meant"), [("serch", "search"), ("rulle:bid_margin=1", "rule"), ("nueral", "neural")])
+def test_a_misspelt_agent_name_is_answered_with_the_closest_name(spec: str, meant: str) -> None:
+    with pytest.raises(ValueError, match=f"unknown agent '{spec}' for ten_point \\(did you mean '{meant}'\\?\\)"):
+        make_agent(spec, "ten_point")
+
+
 def test_agent_options_after_the_name_reach_the_bot() -> None:
     bot = make_agent("search:samples=48, time_budget=0.5,bid_by=rule", "minnesota", 0)
     assert (bot.samples, bot.time_budget, bot.bid_by) == (48, 0.5, "rule")

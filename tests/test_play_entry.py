@@ -208,6 +208,19 @@ def test_discards_that_are_refused_say_why() -> None:
     assert "a trump may be discarded only when you hold nothing else" in refused(session, f"keep {keep_no_trumps}")
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"), [("discrad {card}", "discard {card}"), ("dicsard {card}", "discard {card}"), ("kep", "keep"),
+                        ("hnit", "hint"), ("scroe", "score")],
+)  # fmt: skip
+def test_a_misspelt_word_is_answered_with_the_closest_move_or_command(text: str, meant: str) -> None:
+    session = ten_point_discarding()
+    card = [c for c in session.view["hand"] if c not in test_ten_point.KEEPS[1].split()][0]
+    with pytest.raises(ValueError, match=f"is not a move \\(did you mean '{meant.format(card=card)}'\\?\\)"):
+        read(session, text.format(card=card))
+    with pytest.raises(ValueError, match="'xyzzy 7C' is not a move: type a move like"):
+        read(session, "xyzzy 7C")  # nothing close: no guess
+
+
 def test_discards_past_the_turn_are_refused_whole() -> None:
     game = ten_point()
     play(game, "bid 4, pass, pass, pass, trump H")

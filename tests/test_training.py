@@ -187,9 +187,10 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
         parse_overrides(["lr"])
 
 
-def test_shipped_configs_load_and_overrides_apply() -> None:
-    configs = sorted(Path("configs/train").glob("*.toml"))
-    assert configs
+def test_shipped_configs_and_the_research_records_load_and_overrides_apply() -> None:
+    """The configs a user runs and the historical stages kept as records (research/configs) are all valid."""
+    configs = sorted(Path("configs/train").glob("*.toml")) + sorted(Path("research/configs").glob("*.toml"))
+    assert len(configs) > 40
     for path in configs:
         overrides = ["lr=1e-4", "hidden=[64, 64]"]
         if tomllib.loads(path.read_text()).get("fixed_agent", "").startswith("runs/"):
@@ -199,12 +200,21 @@ def test_shipped_configs_load_and_overrides_apply() -> None:
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota"])
-def test_shipped_checkpoints_load_for_their_preset_and_play_legal_matches(preset: str) -> None:
-    path = Path("checkpoints") / f"{preset}.pt"
+def test_shipped_agents_load_as_checkpoints_for_their_preset_and_play_legal_matches(preset: str) -> None:
+    path = shipped_policy_path(preset)
     data = load_checkpoint(path, get_rules(preset))
     assert path.stat().st_size < 5_000_000 and data["preset"] == preset
     result = evaluate(str(path), "rule", preset, 2, seed=0, workers=1)
     assert result.a.games == 2
+
+
+def test_a_run_starts_from_a_shipped_agents_file_exactly(tmp_path: Path) -> None:
+    """init_from reads the shipped .npz (no .pt ships): the run's network is the file's, weight for weight."""
+    path = shipped_policy_path("ten_point")
+    trainer = Trainer(tiny_config(init_from=str(path), hidden=[256, 256], card_head=18, bc_hands=0), tmp_path / "ft")
+    start = trainer.net.state_dict()
+    shipped = load_checkpoint(path)["model"]
+    assert sorted(start) == sorted(shipped) and all(torch.equal(start[k], v) for k, v in shipped.items())
 
 
 def test_resume_may_extend_a_run_but_not_change_what_it_learns(tiny_run: Path, tmp_path: Path) -> None:

@@ -10,8 +10,9 @@ basics, and a screenshot (``SMEAR_WEB_SCREENSHOT=docs/img/web_table.png`` writes
 docs show).
 
 Nothing is downloaded: the browser is ``/usr/bin/chromium`` (``apt-get install chromium``,
-which ``scripts/setup.sh`` does as root). Without it, or without the ``playwright`` package,
-the tests skip, unless ``SMEAR_REQUIRE_EXTRAS`` is set (``scripts/test.sh``, CI): then they fail.
+which ``scripts/setup.sh`` does as root when asked, as ``scripts/test.sh`` asks). Without it,
+or without the ``playwright`` package, the tests skip, unless ``SMEAR_REQUIRE_EXTRAS`` is set
+(``scripts/test.sh``, CI): then they fail.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _missing() -> str | None:
     except ImportError:
         return "the playwright package is missing: pip install -c constraints.txt -e '.[dev]'"
     if not CHROMIUM.exists():
-        return f"no browser at {CHROMIUM}: apt-get install -y chromium (scripts/setup.sh does it as root)"
+        return f"no browser at {CHROMIUM}: apt-get install -y chromium (SMEAR_SYSTEM_PACKAGES=1 setup.sh, as root)"
     return None
 
 

@@ -22,9 +22,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
 from agents.files import written_whole
+from agents.neural_agent import load_policy
 from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
 from smear_env.rules import rules_from_dict
 from smear_env.rules_features import feature_names
@@ -58,10 +60,28 @@ def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
 
 
 def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str, Any]:
-    """Read a checkpoint; with ``rules``, check that it was trained for exactly them."""
+    """Read a checkpoint; with ``rules``, check that it was trained for exactly them.
+
+    A policy file (``.npz``, what ``smear-rl export`` writes and the shipped agents are) reads as
+    the agent checkpoint it was exported from (:func:`checkpoint_from_policy`), so it can start a
+    run (``init_from``) or be distilled.
+    """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"checkpoint {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
+    data = checkpoint_from_policy(path) if path.suffix == ".npz" else _read_torch_file(path)
+    problem = _malformed(data)
+    if problem:
+        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
+    if recorded_game(data) == DEFAULT_GAME:
+        data = upgrade(data, str(path))  # only Smear networks had an older layout (or an older rules block)
+    if rules is not None:
+        check_signature(data, rules, str(path))
+    return data
+
+
+def _read_torch_file(path: Path) -> dict[str, Any]:
+    """A checkpoint written by :func:`save_checkpoint`, its tag and format checked."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many types for truncated or foreign files
@@ -72,14 +92,32 @@ def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str
         raise ValueError(
             f"{str(path)!r} has checkpoint format {data.get('format_version')}; this version reads {CHECKPOINT_VERSION}"
         )
-    problem = _malformed(data)
-    if problem:
-        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
-    if recorded_game(data) == DEFAULT_GAME:
-        data = upgrade(data, str(path))  # only Smear networks had an older layout
-    if rules is not None:
-        check_signature(data, rules, str(path))
     return data
+
+
+#: the card head's layers: name in a policy file -> name in the torch network (training.model.CardHeadNet)
+CARD_HEAD_ARRAYS = {"card.phi0": "card_phi.0", "card.phi1": "card_phi.2", "card.g": "card_g", "card.bias": "card_bias"}
+
+
+def checkpoint_from_policy(path: str | Path) -> dict[str, Any]:
+    """An exported policy file (``.npz``) as the agent checkpoint it came from: its layout's records and its weights.
+
+    The inverse of ``training.export``: the file keeps each layer as ``[in, out]`` for numpy,
+    the network as ``[out, in]``; hidden layer ``k`` is the trunk's ``2k``-th module (each
+    ``Linear`` is followed by a ``ReLU``). The weights are the file's exactly, so a run started
+    from it starts from the very network that plays. The file is read without pickle.
+    """
+    policy = load_policy(path)  # a file of layout 1 comes upgraded, as a checkpoint of layout 1 would
+    arrays = policy.to_arrays()
+    names = {f"hidden.{k}": f"trunk.{2 * k}" for k in range(len(policy.layers))}
+    names |= {"policy": "policy", "value": "value"} | CARD_HEAD_ARRAYS
+    model = {}
+    for file_name, torch_name in names.items():
+        if f"{file_name}.weight" in arrays:
+            model[f"{torch_name}.weight"] = torch.from_numpy(np.array(arrays[f"{file_name}.weight"].T))
+            model[f"{torch_name}.bias"] = torch.from_numpy(np.array(arrays[f"{file_name}.bias"]))
+    recorded = {k: v for k, v in policy.layout.items() if k not in ("format", "format_version", "activation")}
+    return {**recorded, "model": model, "format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION}
 
 
 def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:

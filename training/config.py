@@ -87,6 +87,7 @@ class TrainConfig:
     eval_every_minutes: float = 5.0  # training minutes between evaluations against the baselines; 0 = only at the end
     eval_matches: int = 200  # duplicate-format matches per baseline per evaluation (even)
     eval_opponents: list[str] = field(default_factory=lambda: ["rule", "random"])  # baselines evaluated against
+    eval_at_start: bool = False  # evaluate once before PPO too (after imitation): the curve shows where it began
     final_eval_matches: int = 400  # matches per baseline in the evaluation at the end of the run
     checkpoint_every: int = 20  # updates between checkpoints (also written at the end)
 
@@ -101,8 +102,8 @@ class TrainConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
-EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search", "fixed")  # baselines a run may be evaluated against
-#: "fixed" is the config's fixed_agent
+#: baselines a run may be evaluated against: "fixed" is the config's fixed_agent, "neural" the preset's shipped agent
+EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search", "fixed", "neural")
 
 
 def opponent_mix(c: TrainConfig) -> dict[str, float]:
@@ -156,6 +157,10 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) > 0, name, "expected a positive number")
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
+    if "neural" in c.eval_opponents:
+        from agents.shipped import shipped_presets
+
+        need(c.preset in shipped_presets(), "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
     if c.preset == SCHNEIDER:
         _validate_schneider(c)
     if c.opp_fixed > 0 or "fixed" in c.eval_opponents:

@@ -22,7 +22,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch.utils.tensorboard import SummaryWriter
-from tqdm import tqdm
 
 from smear_env.signature import network_signature, rules_for_preset
 from smear_env.version import code_version
@@ -31,10 +30,14 @@ from training.collection import RayCollection, make_collector
 from training.config import TrainConfig, config_from_dict
 from training.evaluate import evaluate
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
+from training.progress import RunProgress
 from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
-CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
+#: curve.csv's columns: points_diff is points taken a hand less the opponent's (sets not subtracted), hand_reward
+#: the score change a hand less the opponent's (sets counted; empty for Bohemian Schneider)
+CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff",
+                "hand_reward"]  # fmt: skip
 
 
 #: layout of the resumable state in checkpoint.pt (``training_state``); older checkpoints pickled it instead
@@ -106,6 +109,7 @@ class Trainer:
         self.train_seconds = 0.0
         self.imitated = False
         self.last_eval: dict[str, float] = {}
+        self.curve_written = resume is not None  # a new run starts its own curve.csv, a resumed one adds to its own
         self.rng = np.random.default_rng(c.seed)
         self.remote = c.workers > 0  # collection in Ray workers (training.collection)
         self.collector: Any = (
@@ -221,12 +225,13 @@ class Trainer:
         """
         c = self.config
         stop_at = self.update + max_updates if max_updates is not None else None
-        bar = tqdm(total=c.total_steps, initial=min(self.step, c.total_steps), disable=not progress,
-                   unit="dec", dynamic_ncols=True)  # fmt: skip
+        bar = RunProgress(c.total_steps, c.time_limit_minutes, progress)
         if c.bc_hands and not self.imitated:
             self.imitate(bar)
+        if c.eval_at_start and self.update == 0:
+            self.evaluate(c.eval_matches, progress)  # where PPO starts from: the imitation's play, for the curve
         last_eval_at = self.train_seconds
-        while self.step < c.total_steps and not self._out_of_time() and self.update != stop_at:
+        while not self._finished(stop_at):
             started = time.perf_counter()
             batch = self._collect()
             collect_seconds = time.perf_counter() - started
@@ -235,23 +240,27 @@ class Trainer:
             self.step += len(batch)
             self.update += 1
             self._log_update(batch, losses, collect_seconds, time.perf_counter() - started)
-            bar.update(len(batch))
-            bar.set_postfix(self._postfix(losses), refresh=False)
+            bar.show("training", self.step, self.train_seconds, self._postfix())
             if self.update % c.snapshot_every == 0:
                 self._set_pool([*self.pool, copy.deepcopy(self.net.state_dict())][-c.pool_size :])
             if self.update % c.checkpoint_every == 0:
                 self.save()
-            if c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60:
-                self.evaluate(c.eval_matches)
+            due = c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60
+            if due and not self._finished(stop_at):  # the last one is the final evaluation's, below
+                self.evaluate(c.eval_matches, progress)
                 last_eval_at = self.train_seconds
-                bar.set_postfix(self._postfix(losses), refresh=True)
+                bar.show("training", self.step, self.train_seconds, self._postfix())
         bar.close()
-        self.evaluate(c.final_eval_matches)  # saves before playing (the harness loads agent.pt) ...
+        self.evaluate(c.final_eval_matches, progress)  # saves before playing (the harness loads agent.pt) ...
         self.save()  # ... and after, to keep the evaluation in the files
         self.writer.close()
         if self.remote:
             self.collector.shutdown()
         return dict(self.last_eval)
+
+    def _finished(self, stop_at: int | None) -> bool:
+        """Whether the run has reached one of its limits: decisions, training time, or the updates asked for."""
+        return self.step >= self.config.total_steps or self._out_of_time() or self.update == stop_at
 
     def _out_of_time(self) -> bool:
         limit = self.config.time_limit_minutes
@@ -290,7 +299,7 @@ class Trainer:
         self.collector.pool_size = len(pool)
 
     # ------------------------------------------------------------------ imitation warm start
-    def imitate(self, bar: tqdm) -> None:
+    def imitate(self, bar: RunProgress) -> None:
         """Cross-entropy on the rule bot's moves (and value regression on its hands' rewards).
 
         A policy that starts from random play bids wildly and is set nearly every
@@ -312,7 +321,9 @@ class Trainer:
                 loss, accuracy = self._imitation_epoch(batch, optimizer)
             self.writer.add_scalar("imitation/loss", loss, hands)
             self.writer.add_scalar("imitation/accuracy", accuracy, hands)
-            bar.set_postfix({"imitating": f"{hands}/{c.bc_hands} hands", "acc": f"{accuracy:.3f}"}, refresh=True)
+            seconds = self.train_seconds + time.perf_counter() - started
+            figures = {"hands": f"{hands:,}/{c.bc_hands:,}", "its moves matched": f"{accuracy:.0%}"}
+            bar.show("imitating the rule bot", self.step, seconds, figures)
         self.imitated = True
         self.train_seconds += time.perf_counter() - started
         self.save()
@@ -425,26 +436,30 @@ class Trainer:
                 w.add_scalar(f"reward/vs_{kind}", stats[f"reward_vs_{kind}"] / stats[f"episodes_vs_{kind}"], step)
         self._stats = stats
 
-    def _postfix(self, losses: dict[str, float]) -> dict[str, str]:
-        post = {"ent": f"{losses['entropy']:.2f}", "ev": f"{losses['explained_variance']:.2f}"}
-        for name, rate in self.last_eval.items():
-            if name.startswith("win_rate_vs_"):
-                post[name.removeprefix("win_rate_")] = f"{rate:.3f}"
-        return post
+    def _postfix(self) -> dict[str, str]:
+        """The last evaluation's win rates, for the progress bar (losses and the rest are in TensorBoard)."""
+        rates = {k.removeprefix("win_rate_vs_"): v for k, v in self.last_eval.items() if k.startswith("win_rate_vs_")}
+        return {f"won vs {name}": f"{rate:.2f}" for name, rate in rates.items()}
 
-    def evaluate(self, matches: int) -> None:
-        """Duplicate-format matches of the current agent against each baseline; logged and appended to curve.csv."""
+    def evaluate(self, matches: int, progress: bool = False) -> None:
+        """Duplicate-format matches of the current agent against each baseline; logged and appended to curve.csv.
+
+        ``progress`` shows a bar of games for each baseline.
+        """
         self.save()
         agent = str(self.out / "agent.pt")
-        new_file = not (self.out / "curve.csv").exists()
-        with (self.out / "curve.csv").open("a", newline="") as f:
-            out = csv.DictWriter(f, CURVE_FIELDS)
+        new_file = not self.curve_written or not (self.out / "curve.csv").exists()
+        fields = CURVE_FIELDS if new_file else _curve_header(self.out / "curve.csv")  # an older run's keeps its own
+        with (self.out / "curve.csv").open("w" if new_file else "a", newline="") as f:
+            out = csv.DictWriter(f, fields, extrasaction="ignore")
             if new_file:
                 out.writeheader()
+                self.curve_written = True
             for preset, opponent, label in self._evaluations():
                 spec = self.config.fixed_agent if opponent == "fixed" else opponent
-                result = evaluate(agent, spec, preset, matches, seed=EVAL_SEED, workers=1)
+                result = evaluate(agent, spec, preset, matches, EVAL_SEED, workers=1, progress=progress)
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
+                reward = result.paired_reward
                 diff = mine.value - theirs.value if mine and theirs else 0.0
                 opponent = label
                 self.last_eval[f"win_rate_vs_{opponent}"] = win.value
@@ -454,7 +469,8 @@ class Trainer:
                 out.writerow({"train_minutes": round(self.train_seconds / 60, 3), "step": self.step,
                               "opponent": opponent, "matches": matches, "win_rate": round(win.value, 4),
                               "ci_low": round(win.low, 4), "ci_high": round(win.high, 4),
-                              "points_diff": round(diff, 4)})  # fmt: skip
+                              "points_diff": round(diff, 4),
+                              "hand_reward": "" if reward is None else round(reward.value, 4)})  # fmt: skip
         self.writer.flush()
 
     def _evaluations(self) -> list[tuple[str, str, str]]:
@@ -465,6 +481,12 @@ class Trainer:
         if presets == [c.preset]:
             return [(c.preset, opponent, opponent) for opponent in c.eval_opponents]
         return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
+
+
+def _curve_header(path: Path) -> list[str]:
+    """The columns of an existing curve.csv (runs written before ``hand_reward`` have one fewer)."""
+    with path.open(newline="") as f:
+        return next(csv.reader(f), CURVE_FIELDS)
 
 
 def _saved_config(data: dict[str, Any], where: str | Path) -> TrainConfig:

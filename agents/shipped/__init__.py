@@ -1,11 +1,14 @@
 """The trained agents that ship with the package, as torch-free policy files, found by preset name.
 
-Each ``<preset>.npz`` here was exported from ``checkpoints/<preset>.pt`` by
-``training.export`` (``smear-rl export checkpoints/ten_point.pt -o agents/shipped/ten_point.npz``)
-and installs as package data, so ``make_agent("neural", "ten_point")`` works after a
-``pip install`` without the repository or torch. ``universal.npz``, when present, is the
-rules-conditioned agent (``configs/recipes/universal.toml``): it plays every Smear rule set
-of two to six players that has no agent of its own (:func:`neural_policy_path`).
+Each ``<preset>.npz`` here is the one file of its shipped agent: exported from the training run's
+``agent.pt`` by ``training.export`` (``smear-rl export runs/x/agent.pt -o agents/shipped/ten_point.npz``;
+its layout records the source file's name and sha256), installed as package data, so
+``make_agent("neural", "ten_point")`` works after a ``pip install`` without the repository or torch.
+Training reads it too (``init_from``, ``smear-rl distill``): ``training.checkpoint.load_checkpoint``
+turns it back into the network it was exported from, weight for weight, so no ``.pt`` copy ships.
+``universal.npz``, when present, is the rules-conditioned agent (``configs/recipes/universal.toml``):
+it plays every Smear rule set of two to six players that has no agent of its own
+(:func:`neural_policy_path`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The command line of the evaluation harness: ``smear-rl evaluate`` (also ``python -m training.evaluate``).
 
 It plays one evaluation (:func:`training.evaluate.evaluate`) or, with
-``--ladder``, a rating ladder (:mod:`training.ladder`), prints the markdown
-report and writes the JSON result. It sits apart from the library it drives, so
+``--ladder``, a rating ladder (:mod:`training.ladder`), prints the report (a
+table with what its columns mean; markdown with ``--markdown``, and always for a
+ladder) and writes the JSON result. It sits apart from the library it drives, so
 the library never imports the ladder that is built on it.
 
 Examples::
@@ -38,6 +39,7 @@ import training.evaluate
 from smear_env.house_rules import changes_from, describe_changes, evaluation_rule_sets
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.evaluate.games import STARTS
+from training.evaluate.results import write_results
 from training.evaluate.run import evaluate
 from training.ladder import play_ladder
 
@@ -64,7 +66,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smear-rl evaluate",
         description="Duplicate-format evaluation of two agents, or a rating ladder of several.\n\n" + _method(),
         epilog="examples:" + __doc__.split("Examples::", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "agents", nargs="*", help="agent A and agent B (names, name:key=value,... with options, checkpoints)"
@@ -87,7 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--start", choices=STARTS, default="new",
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
-    parser.add_argument("--json", type=Path, help="write the full result as JSON here")
+    parser.add_argument(
+        "--json", type=Path, help="write the full result as JSON here (gzip-compressed if the name ends in .gz)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the report as a markdown table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
@@ -121,9 +125,12 @@ def main(argv: list[str] | None = None) -> None:
             result = evaluate(*args.agents, matches=args.matches, **common)
     except ValueError as err:
         parser.error(str(err))
-    print(result.markdown())
+    print(result.markdown() if args.markdown or args.ladder else result.text())
     if args.json:
-        args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        if args.ladder:
+            args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        else:
+            write_results(args.json, [result])
 
 
 if __name__ == "__main__":
