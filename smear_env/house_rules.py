@@ -43,13 +43,19 @@ def _deck(r: Rules, rng: random.Random) -> dict[str, Any]:
 
 def _jokers(r: Rules, rng: random.Random) -> dict[str, Any]:
     count = _pick(rng, r.jokers, (0, 1, 2))
-    return {"jokers": count, "distinct_jokers": False, "big_joker_above_jick": False}
+    none = {"joker_follows_trump": False} if count == 0 else {}
+    return {"jokers": count, "distinct_jokers": False, "big_joker_above_jick": False, **none}
 
 
 def _joker_rank(r: Rules, rng: random.Random) -> dict[str, Any]:
+    """Where the jokers rank; jokers that are not trumps answer a trump lead at half the tables that play them."""
+    if not r.jokers:
+        return {}  # no joker in the deck: where it would rank changes nothing
     rank = _pick(rng, r.joker_rank, ("below_jacks", "lowest", "not_trump"))
     protected = tuple(name for name in r.protected_discards if name != "jokers" or rank != "not_trump")
-    return {"joker_rank": rank, "big_joker_above_jick": False, "protected_discards": protected}
+    follows = rank == "not_trump" and rng.random() < 0.5
+    return {"joker_rank": rank, "big_joker_above_jick": False, "protected_discards": protected,
+            "joker_follows_trump": follows}  # fmt: skip
 
 
 def _teams(r: Rules, rng: random.Random) -> dict[str, Any]:
@@ -115,7 +121,7 @@ def _discards(r: Rules, rng: random.Random) -> dict[str, Any]:
 HOUSE_CHANGES: dict[str, Change] = {
     "deck": _deck,  # a 7-low or 9-low deck instead of the full one (or back)
     "jokers": _jokers,  # no joker, one or two
-    "joker_rank": _joker_rank,  # jokers below the Jacks, lowest trumps, or not trumps at all
+    "joker_rank": _joker_rank,  # jokers below the Jacks, lowest trumps, or not trumps (answering a trump lead or not)
     "teams": _teams,  # three teams of two, two of three, or everyone alone
     "players": _players,  # another number of players, where the preset allows it
     "target": _target,  # another target score (or number of hands)

@@ -117,7 +117,10 @@ def test_a_network_of_an_older_rules_block_reads_each_feature_at_its_name() -> N
         input_positions(4, 9)
 
 
-def test_the_observation_page_states_todays_sizes() -> None:
-    page = (Path(__file__).parent.parent / "docs" / "observation.md").read_text()
+def test_the_pages_state_todays_sizes() -> None:
+    root = Path(__file__).parent.parent
+    page = (root / "docs" / "observation.md").read_text()
     assert f"float32[{observation_size(4)}]" in page and f"`81 S + 392 + {RULES_FEATURES}`" in page
     assert f"| `rules` | {RULES_FEATURES} |" in page and f"**{OBSERVATION_VERSION}**" in page
+    for other in (root / "README.md", root / "docs" / "environment.md"):
+        assert f"float32[{observation_size(4)}]" in other.read_text(), other

@@ -2,9 +2,9 @@
 
 Run it as ``python -m training.universal_eval AGENT --out DIR`` (``--quick`` for the
 reduced protocol a busy 2-core machine finishes in hours, not days). Each match-up is
-one ``smear-rl evaluate`` run written as ``DIR/<name>.json``; a match-up whose file
-exists is skipped, so the protocol resumes after a stop. Then ``--summary`` prints the
-table of every file in ``DIR``.
+one ``smear-rl evaluate`` run written as ``DIR/<name>.json.gz`` (every game, compressed:
+``smear-rl pool`` reads it); a match-up whose file exists is skipped, so the protocol
+resumes after a stop. Then ``--summary`` prints the table of every file in ``DIR``.
 
 Seeds: the deals of every match-up below are seeds this project never trained on,
 tuned on or chose a candidate by (training runs deal from their config's seed and
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from smear_env.house_rules import BASE_PRESETS
 from training.evaluate import cli as evaluate_cli
+from training.evaluate.results import read_results
 
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
@@ -44,7 +45,7 @@ class MatchUp:
         where = ["--house", str(self.house)] if self.house is not None else ["--preset", self.preset]
         return [agent, self.opponent, *where, "--matches", str(self.games), "--seed", str(self.seed),
                 "--max-hands", str(self.max_hands), "--workers", str(workers), "--no-progress",
-                "--json", str(out / f"{self.name}.json")]  # fmt: skip
+                "--json", str(out / f"{self.name}.json.gz")]  # fmt: skip
 
 
 def protocol(quick: bool) -> list[MatchUp]:
@@ -69,17 +70,16 @@ def protocol(quick: bool) -> list[MatchUp]:
 
 def summary(out: Path) -> str:
     """A markdown table of every match-up file in ``out``: the agent's win rate with its interval, points a hand."""
-    lines = ["| match-up | rules | games | win rate [95% CI] | points/hand, agent / opponent |"]
+    lines = ["| match-up | rules | games | win rate [95% CI] | points a hand, agent / opponent |"]
     lines.append("|---|---|---|---|---|")
-    for path in sorted(out.glob("*.json")):
-        data = json.loads(path.read_text())
-        a, b = data["reports"][0], data["reports"][1]
-        rules = data["preset"] + "".join(f", {k}={json.dumps(v)}" for k, v in data.get("rule_overrides", {}).items())
-        win = a["win_rate"]
-        lines.append(
-            f"| {path.stem} | {rules} | {data['matches']} | {win['value']:.3f} [{win['low']:.3f}, {win['high']:.3f}] "
-            f"| {a['points_per_hand']['value']:.2f} / {b['points_per_hand']['value']:.2f} |"
-        )
+    for path in sorted(out.glob("*.json.gz")):
+        for result in read_results(path):
+            a, b = result.a, result.b
+            overrides = "".join(f", {k}={json.dumps(v)}" for k, v in result.rule_overrides.items())
+            win = a.win_rate
+            points = f"{a.points_per_hand.value:.2f} / {b.points_per_hand.value:.2f}" if a.points_per_hand else "-"
+            lines.append(f"| {path.name.removesuffix('.json.gz')} | {result.preset}{overrides} | {result.matches} "
+                         f"| {win.value:.3f} [{win.low:.3f}, {win.high:.3f}] | {points} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     args.out.mkdir(parents=True, exist_ok=True)
     for match_up in protocol(args.quick):
-        if args.only not in match_up.name or (args.out / f"{match_up.name}.json").is_file():
+        if args.only not in match_up.name or (args.out / f"{match_up.name}.json.gz").is_file():
             continue
         print(f"== {match_up.name}", flush=True)
         evaluate_cli.main(match_up.argv(args.agent, args.out, args.workers))
