@@ -173,8 +173,13 @@ class Policy:
         """A digest of the weights alone (not the layout's file name or training notes): one network under any path.
 
         Two evaluations of the same network, one from a run's folder and one from its
-        shipped copy, are one match-up; this is how the pool tells (``training.pool``).
+        shipped copy, are one match-up; this is how the pool tells (``training.pool``). A
+        network widened to a newer observation layout (:func:`upgraded`) keeps the digest of
+        the weights as stored: it plays every move as before.
         """
+        return self.layout.get("stored_fingerprint") or self._digest()
+
+    def _digest(self) -> str:
         digest = hashlib.sha256()
         named = [*self.layers, self.head, self.value_head, *self.card_head]
         for array in (part for pair in named for part in pair):
@@ -280,7 +285,12 @@ def upgraded(policy: Policy) -> Policy:
     wide = np.zeros((new, weight.shape[1]), np.float32)
     wide[positions] = weight
     wide.setflags(write=False)
-    upgrade = {"observation_version": OBSERVATION_VERSION, "observation_size": new, "rules_features": feature_names()}
+    upgrade = {
+        "observation_version": OBSERVATION_VERSION,
+        "observation_size": new,
+        "rules_features": feature_names(),
+        "stored_fingerprint": policy.fingerprint,
+    }  # the network as stored: widening it changes no move
     layout = layout | upgrade | {"upgraded_from": layout.get("observation_version")}
     return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head, policy.card_head)
 

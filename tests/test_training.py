@@ -149,7 +149,7 @@ def test_checkpoint_with_another_observation_layout_fails(tiny_run: Path, tmp_pa
     data = load_checkpoint(tiny_run / "agent.pt")
     data["observation_version"] = 0
     save_checkpoint(tmp_path / "old.pt", {k: v for k, v in data.items() if k not in ("format", "format_version")})
-    with pytest.raises(ValueError, match="observation_version is 0 in the checkpoint"):
+    with pytest.raises(ValueError, match="observation layout 0 cannot be read as layout 3"):
         agent_from_checkpoint(tmp_path / "old.pt", get_rules("ten_point"))
 
 
@@ -350,8 +350,8 @@ def test_init_any_rules_starts_a_preset_from_another_presets_weights(tiny_run: P
     trainer = Trainer(tiny_config(preset="ten_point_midwest", init_from=agent, init_any_rules=True), tmp_path / "t")
     start = trainer.net.state_dict()
     assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
-    with pytest.raises(ValueError, match=r"reads 716 inputs \(4 players\), ten_point_6p needs 878"):
-        Trainer(tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True), tmp_path / "six")
+    six = Trainer(tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True), tmp_path / "six")
+    assert torch.equal(six.net.state_dict()["trunk.0.weight"], start["trunk.0.weight"])  # one vector size: any table
 
 
 def test_match_reward_counts_a_shared_win_as_a_draw() -> None:
