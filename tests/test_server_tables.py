@@ -103,7 +103,9 @@ def test_seats_are_guarded_by_their_tokens(client: TestClient) -> None:
     token0, token2 = table["seats"][0]["token"], table["seats"][2]["token"]
     assert client.get(url, params={"seat": 0}).status_code == 403
     assert client.get(url, params={"seat": 0}, headers=auth(token2)).json()["error"]["code"] == "bad_token"
-    assert client.get(url, params={"seat": 0, "token": token0}).json()["view"]["hand"]
+    in_url = client.get(url, params={"seat": 0, "token": token0})  # a URL is logged: tokens travel in headers
+    assert in_url.status_code == 422 and in_url.json()["error"]["code"] == "token_in_query"
+    assert client.get(url, params={"seat": 0}, headers=auth(token0)).json()["view"]["hand"]
     assert client.get(url, params={"seat": 0}, headers=auth(table["admin_token"])).status_code == 200
     bot_seat = client.get(url, params={"seat": 1}, headers=auth(token0))
     assert bot_seat.status_code == 403 and "played by the bot 'rule'" in bot_seat.json()["error"]["message"]
