@@ -169,9 +169,12 @@ def test_an_exception_in_a_call_reaches_its_caller_and_the_worker_lives_on() -> 
     assert after == 2
 
 
-def test_a_waiting_client_is_served_before_a_flooding_clients_backlog() -> None:
+def finishing_order(workers_count: int, burst: tuple[str, int, float], after: tuple[str, float]) -> list[str]:
+    """The clients in the order their calls finish: ``burst`` (client, calls, seconds each) sent at once, then,
+    once it has been handed out, one call of ``after`` (client, seconds)."""
+
     async def go() -> list[str]:
-        workers = pool()
+        workers = pool(count=workers_count)
         await workers.start()
         order: list[str] = []
 
@@ -180,15 +183,25 @@ def test_a_waiting_client_is_served_before_a_flooding_clients_backlog() -> None:
             order.append(client)
 
         try:
-            flood = [asyncio.ensure_future(call("flood", 0.1)) for _ in range(8)]
+            client, calls, seconds = burst
+            sent = [asyncio.ensure_future(call(client, seconds)) for _ in range(calls)]
             await asyncio.sleep(0.05)
-            await asyncio.gather(call("polite", 0.0), *flood)
+            await asyncio.gather(call(*after), *sent)
             return order
         finally:
             workers.close()
 
-    order = run(go())
-    assert order.index("polite") <= 2  # after the flood's calls already in the worker, before the other six
+    return run(go())
+
+
+def test_a_waiting_client_is_served_before_a_flooding_clients_backlog() -> None:
+    order = finishing_order(1, ("flood", 8, 0.1), ("polite", 0.0))
+    assert order.index("polite") <= 1  # after the flood's call the worker was running, before the other seven
+
+
+def test_one_client_cannot_hold_every_worker_when_another_calls() -> None:
+    order = finishing_order(2, ("long", 4, 0.5), ("short", 0.0))
+    assert order[0] == "short"  # both workers were free, but only one took a long call
 
 
 # ---------------------------------------------------------------------- threads (tests, --search-workers 0)

@@ -88,6 +88,10 @@ class Lru(Generic[K, V]):
                 self._entries.popitem(last=False)
 
 
+#: characters of a rules spec at most, as JSON (every option of a preset written out takes about 1500)
+MAX_RULES_TEXT = 4096
+
+
 def rules_key(spec: Any) -> str:
     """A canonical text of a rules spec (for caches and table records)."""
     return json.dumps(spec, sort_keys=True, separators=(",", ":"))
@@ -98,9 +102,14 @@ def parse_rules(spec: Any) -> Rules | SchneiderRules:
     if not isinstance(spec, str | dict):
         raise RequestError(f'rules {spec!r}: expected a preset name or {{"preset": name, ...options}}', "rules")
     try:
-        return _parse_rules(rules_key(spec))
+        key = rules_key(spec)
     except RecursionError:
         raise RequestError("rules: nested too deeply: expected a preset name and options", "rules") from None
+    if len(key) > MAX_RULES_TEXT:
+        message = f"rules: {len(key)} characters, more than any preset and its options need ({MAX_RULES_TEXT})"
+        raise RequestError(message, "rules")
+    try:
+        return _parse_rules(key)
     except ValueError as err:
         raise RequestError(f"rules: {err}", "rules") from None
 

@@ -22,8 +22,9 @@ _SERVER_PATH = re.compile(r"(?<![\w.~])/(?:[\w.\-]+/)+([\w\-]+\.\w+)")
 
 
 def public_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` as a client may read it: server paths reduced to their file name, at most ``limit`` characters."""
-    text = _SERVER_PATH.sub(lambda match: match.group(1), text)
+    """``text`` as a client may read it: server paths reduced to their file name, at most ``limit`` characters
+    (cut before the paths are looked for too, so a message quoting a whole body costs no more than a short one)."""
+    text = _SERVER_PATH.sub(lambda match: match.group(1), text[: 4 * limit])
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 

@@ -9,7 +9,9 @@ that arrives after a pause starts at the current virtual time, so it can neither
 credit while idle nor be punished for past work once others have caught up. A call is
 charged its client's running mean cost when it is handed out and corrected by its
 true cost when it finishes, so a client cannot take every worker at once before its
-first call has been charged.
+first call has been charged. A pool also keeps any one client to fewer calls running than
+it has workers (``most``), so that a client sending long calls (whole-match replays) cannot
+hold every worker at the moment another client's short call arrives.
 """
 
 from __future__ import annotations
@@ -52,11 +54,13 @@ class FairQueue(Generic[T]):
         else:
             line.append(job)
 
-    def pop(self) -> tuple[str, T] | None:
-        """The next job and its client (charged its estimate), or None when nothing waits."""
-        if not self._lines:
+    def pop(self, most: int | None = None) -> tuple[str, T] | None:
+        """The next job and its client (charged its estimate), from a client with fewer than ``most`` jobs running;
+        None when no such job waits."""
+        ready = [c for c in self._lines if most is None or self._running.get(c, 0) < most]
+        if not ready:
             return None
-        client = min(self._lines, key=lambda c: self._virtual[c])
+        client = min(ready, key=lambda c: self._virtual[c])
         line = self._lines[client]
         job = line.popleft()
         if not line:

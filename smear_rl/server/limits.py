@@ -48,7 +48,7 @@ class Settings:
     max_streams_per_client: int = 16  # event streams one client may hold open at once; one more answers 429
     max_requests_per_client: int = 32  # requests of one client in progress at once (streams apart); more answer 429
     search_queue_per_client: int = 4  # stateless search calls of one client running or waiting; more answer 429
-    max_replay_moves: int = 5000  # moves in one replayed record (a long match has about 1000)
+    max_replay_moves: int = 3000  # moves in one replayed record (a long match has about 1000)
     bot_cache: int = 64  # ready bots kept per process (one per pure bot and rule set), least recently used dropped
     remembered_bots: int = 256  # bots kept after a stateless decision so the next of the hand resumes them
     cors_origins: tuple[str, ...] = ()  # origins allowed to call from a browser page elsewhere ("*": any)

@@ -53,7 +53,6 @@ class Pools:
             (s, self.bots.exported),
             timeout=timeout,
             max_message=s.max_body_bytes + MESSAGE_ROOM,
-            depth=1 if search else 2,  # a search call is long: the next one waits here, where it can be dropped
             codec=codec,
             nice=s.search_nice if search else 0,
         )

@@ -24,7 +24,7 @@ import smear_env
 from smear_env.cards import format_card
 from smear_rl.server.errors import RequestError
 from smear_rl.server.history import format_move, is_schneider, parse_move
-from smear_rl.server.models import refusal
+from smear_rl.server.models import check_elements, refusal
 from smear_rl.server.tables import Seat, Table, Tracker
 
 #: ``seats[k].kind`` in a replay: a record does not say who played
@@ -39,8 +39,10 @@ class ReplayBody(BaseModel):
     step: StrictInt = Field(0, ge=0, description="moves to replay: 0 is the first deal, len(record.moves) the end")
 
 
-def replay_body(raw: bytes) -> ReplayBody:
-    """A replay request from its JSON bytes, checked; :class:`RequestError` naming the first problem."""
+def replay_body(raw: bytes, max_moves: int) -> ReplayBody:
+    """A replay request from its JSON bytes, checked; :class:`RequestError` naming the first problem. A record holds
+    a little more than one element per move (its deals, its options): two per move is room enough."""
+    check_elements(raw, 2 * max_moves + 1024, "record.moves")
     try:
         return ReplayBody.model_validate_json(raw)
     except ValidationError as err:

@@ -191,7 +191,7 @@ class Table:
         hand, scored, tricks = len(self.tracker.hands) - 1, game.hands_played, len(game.completed_tricks())
         self.tracker.apply(action)
         if game.hands_played > scored:  # the last trick ended the hand: its result keeps the tricks
-            newest = game.results()[-1]
+            newest = game.hand_results[-1]  # read, not changed (results() would copy every hand so far)
             return newest.tricks[-1], hand_result(newest, len(self.results), self.tracker.dealers[hand])
         done = game.completed_tricks()
         return (done[-1] if len(done) > tricks else None), None

@@ -21,6 +21,8 @@ from smear_rl.server.bots import Bots, parse_rules
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.limits import Settings
 from smear_rl.server.models import suggest_body
+from smear_rl.server.rebuild import parse_request
+from smear_rl.server.rebuild_seat import rebuild
 from smear_rl.server.replay import replay_at, replay_body
 from smear_rl.server.suggest import answer, check_history_length
 
@@ -54,17 +56,21 @@ def _refused(err: ApiError) -> tuple[int, bytes]:
 def triage(raw: bytes) -> tuple[int, bytes] | str:
     """A suggest call answered here, or :data:`SEARCH` when its body is sound and its bot searches.
 
-    Everything that can refuse a search call cheaply (the JSON, its shape, the rules, the
-    bot's name, the history's length) is checked before it may queue for a search worker.
+    Everything that can refuse a search call (the JSON, its shape, the rules, the bot and
+    its options, the history) is checked here, in a few milliseconds, before it may queue
+    for a search worker: only calls that will be answered wait there.
     """
     bots, settings = _bots()
     try:
-        body = suggest_body(raw)
+        body = suggest_body(raw, settings.max_events)
         rules = parse_rules(body["rules"])
-        if bots.info(body["bot"], rules).search:
-            check_history_length(body, settings)
-            return SEARCH
-        return 200, json.dumps(answer(body, bots, settings)).encode()
+        info = bots.info(body["bot"], rules)
+        if not info.search:
+            return 200, json.dumps(answer(body, bots, settings)).encode()
+        check_history_length(body, settings)
+        rebuild(parse_request(body, rules))
+        bots.make(info, rules, body["seed"])
+        return SEARCH
     except ApiError as err:
         return _refused(err)
 
@@ -73,7 +79,7 @@ def answer_raw(raw: bytes) -> tuple[int, bytes]:
     """A suggest call from its JSON bytes to the answer's status and JSON bytes (a search worker's part)."""
     bots, settings = _bots()
     try:
-        return 200, json.dumps(answer(suggest_body(raw), bots, settings)).encode()
+        return 200, json.dumps(answer(suggest_body(raw, settings.max_events), bots, settings)).encode()
     except ApiError as err:
         return _refused(err)
 
@@ -97,7 +103,7 @@ def replay_raw(raw: bytes) -> tuple[int, bytes]:
     """``POST /v1/replay`` from its JSON bytes."""
     _, settings = _bots()
     try:
-        body = replay_body(raw)
+        body = replay_body(raw, settings.max_replay_moves)
         return 200, json.dumps(replay_at(body.record, body.step, settings.max_replay_moves)).encode()
     except ApiError as err:
         return _refused(err)

@@ -58,8 +58,11 @@ log = logging.getLogger("smear_rl.server")
 
 #: a message's length prefix, as ``multiprocessing.connection.Connection`` frames its messages
 HEADER = struct.Struct("!i")
-#: calls handed to one worker process at a time, so it never waits for the next between calls
-WORKER_DEPTH = 2
+#: calls handed to one worker process at a time. One: a call waits in the server, where the fair queue chooses it
+#: at the last moment and sends it to whichever worker frees first; handed to a busy worker early, it could sit
+#: behind a long call (a whole-match replay) while another worker idles. The cost is the worker's idle moment
+#: between its answer and its next call.
+WORKER_DEPTH = 1
 #: seconds a new worker may take to start (imports, shipped agents loaded) before it counts as failed
 STARTUP_SECONDS = 120.0
 #: call id of the message a worker sends once it is ready
@@ -198,8 +201,9 @@ class Pool:
         raise NotImplementedError
 
     def _next(self) -> Job | None:
-        """The next job to run (charged to its client), skipping those whose caller left; None when none waits."""
-        while (popped := self.queue.pop()) is not None:
+        """The next job to run (charged to its client), skipping those whose caller left; None when none waits.
+        One client runs on all but one of the slots at most (on the one slot of a pool of one)."""
+        while (popped := self.queue.pop(max(1, self.slots - 1))) is not None:
             client, job = popped
             if not job.future.done():
                 return job
