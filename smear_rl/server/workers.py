@@ -192,7 +192,22 @@ class Pool:
         raise NotImplementedError
 
     def health(self) -> dict[str, Any]:
+        """For ``GET /v1/health``: the slots ready and starting, calls running and waiting, workers replaced, calls
+        past their deadline still running, and the longest call running."""
         raise NotImplementedError
+
+    def _report(self, ready: int, starting: int, late: int, longest: float) -> dict[str, Any]:
+        return {
+            "workers": self.slots,
+            "ready": ready,
+            "starting": starting,
+            "running": self.running,
+            "waiting": len(self.queue),
+            "restarts": self.restarts,
+            "late": late,
+            "longest_call_seconds": round(longest, 3),
+            "healthy": ready == self.slots and not late,
+        }
 
     def _prepare(self, job: Job) -> None:
         """Anything a call needs before it queues (a worker process needs its message)."""
@@ -403,18 +418,10 @@ class WorkerPool(Pool):
 
     def health(self) -> dict[str, Any]:
         now = time.monotonic()
-        oldest = max((now - w.running[0].started for w in self._workers if w.running), default=0.0)
+        ages = [now - w.running[0].started for w in self._workers if w.running]
         states = [w.state for w in self._workers]
-        return {
-            "workers": self.slots,
-            "ready": states.count("ready"),
-            "starting": states.count("starting") + states.count("down"),
-            "running": self.running,
-            "waiting": len(self.queue),
-            "restarts": self.restarts,
-            "longest_call_seconds": round(oldest, 3),
-            "healthy": all(s == "ready" for s in states) and oldest <= self.timeout,
-        }
+        late = sum(age > self.timeout for age in ages)
+        return self._report(states.count("ready"), len(states) - states.count("ready"), late, max(ages, default=0.0))
 
     def close(self) -> None:
         self._closed = True
@@ -478,18 +485,8 @@ class ThreadPool(Pool):
         self._dispatch()
 
     def health(self) -> dict[str, Any]:
-        now = time.monotonic()
-        oldest = max((now - job.started for job in self._running), default=0.0)
-        return {
-            "workers": self.slots,
-            "ready": self.slots - self.late,
-            "starting": 0,
-            "running": self.running,
-            "waiting": len(self.queue),
-            "restarts": self.restarts,
-            "longest_call_seconds": round(oldest, 3),
-            "healthy": not self.late and oldest <= self.timeout,
-        }
+        oldest = max((time.monotonic() - job.started for job in self._running), default=0.0)
+        return self._report(self.slots - self.late, 0, self.late, oldest)
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
