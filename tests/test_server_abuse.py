@@ -39,6 +39,7 @@ from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import smear_rl.server.work as work  # noqa: E402
+from agents.demo import play_match  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from smear_env.game import PLAY, Game  # noqa: E402
 from smear_env.observation import player_view  # noqa: E402
@@ -396,7 +397,7 @@ def test_tables_search_seats_share_the_search_pool_with_stateless_calls(server: 
     search call is answered (not 503), after at most a few of the tables' moves."""
     search, _ = first_card_bodies()
 
-    async def go() -> tuple[int, int]:
+    async def go() -> tuple[int, int, int]:
         async with async_client(server, "127.0.1.12") as tables, async_client(server, "127.0.1.13") as caller:
             body = {"rules": "ten_point", "seats": ["search"] * 4, "bot_delay_ms": 0}
             created = [(await tables.post("/v1/tables", json=body | {"seed": k})).json() for k in range(3)]
@@ -405,21 +406,19 @@ def test_tables_search_seats_share_the_search_pool_with_stateless_calls(server: 
             before = sum(server.table(i).version for i in ids)
             answer = await caller.post("/v1/suggest", json=search | {"bot": "search:samples=4,time_budget=5"})
             moved = sum(server.table(i).version for i in ids) - before
-            for c in created:
+            own = await tables.post("/v1/suggest", json=search | {"bot": "search:samples=4"})  # its tables' calls
+            for c in created:  # are not stateless calls: they do not count against its search quota
                 await tables.delete(f"/v1/tables/{c['id']}", headers=bearer(c["admin_token"]))
-            return answer.status_code, moved
+            return answer.status_code, moved, own.status_code
 
-    status, moved = asyncio.run(go())
-    assert status == 200
+    status, moved, own = asyncio.run(go())
+    assert status == 200 and own == 200
     assert moved <= 6, moved  # a first-come queue would put it behind every table's pending search
 
 
 def long_record() -> dict[str, Any]:
-    game = Game("minnesota", seed=1)
-    bots = [make_agent("rule", "minnesota", seat) for seat in range(4)]
-    while not game.is_over:
-        game.apply(bots[game.current_player].act(player_view(game, game.current_player)))
-    return game.record()
+    """A whole ten_point_5p match of rule bots (1026 moves)."""
+    return play_match("ten_point_5p", 3, [make_agent("rule", "ten_point_5p", seat) for seat in range(5)], 500, False)
 
 
 def test_replays_run_off_the_event_loop_in_their_clients_turn(server: Server) -> None:

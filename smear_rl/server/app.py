@@ -114,7 +114,6 @@ def create_app(settings: Settings | None = None, exported: dict[str, str] | None
         raw, client = await request.body(), client_of(request.scope)
         answer = await pools().suggest(raw, client)
         if answer is None:  # a sound call of a search bot: it queues for the search pool
-            pools().admit_search(client)
             answer = await _unless_client_leaves(request, pools().search_answer(raw, client))
             if answer is None:
                 return Response(status_code=499)  # nobody is left to read it

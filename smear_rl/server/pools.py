@@ -16,6 +16,7 @@ as many as the tables that hold search seats.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from typing import Any
 
 from agents.base import Decision
@@ -38,6 +39,7 @@ class Pools:
         self.cheap = self._pool("bots", settings.bot_workers, settings.bot_threads, settings.bot_call_timeout, codec)
         self.search = self._pool("search", settings.search_workers, 1, settings.search_call_timeout, codec)
         self.stateless_search = 0  # stateless search calls running or waiting (tables' calls apart)
+        self._stateless_of: Counter[str] = Counter()  # the same, per client
         if isinstance(self.cheap, ThreadPool) or isinstance(self.search, ThreadPool):
             work.init_worker(settings, bots.exported)  # the threads run the workers' code in this process
 
@@ -66,15 +68,16 @@ class Pools:
         return self.search.busy
 
     async def suggest(self, raw: bytes, client: str) -> tuple[int, bytes] | None:
-        """A suggest call's status and JSON answer, checked in the bot pool and, when its bot searches, answered in
-        the search pool; None from :meth:`triage` means: call :meth:`search_answer`."""
+        """A suggest call's status and JSON answer from the bot pool, or None when its bot searches: then
+        :meth:`search_answer` answers it."""
         verdict = await self.cheap.call(work.triage, raw, client=client)
         return None if verdict == work.SEARCH else verdict
 
-    def admit_search(self, client: str) -> None:
-        """429 or 503 unless ``client`` may queue one more stateless search call."""
+    async def search_answer(self, raw: bytes, client: str) -> tuple[int, bytes]:
+        """A stateless search call answered in the search pool; 429 or 503 when ``client`` or everybody has as many
+        running or waiting as allowed (checked and counted in one step, so a burst cannot slip past)."""
         s = self.settings
-        if self.search.pending(client) >= s.search_queue_per_client:
+        if self._stateless_of[client] >= s.search_queue_per_client:
             message = (
                 f"{s.search_queue_per_client} of your search calls are already running or waiting (this server's "
                 "limit per client): wait for their answers, or ask a cheaper bot"
@@ -86,14 +89,15 @@ class Pools:
                 "retry shortly, or ask a cheaper bot"
             )
             raise ApiError(503, "search_busy", message)
-
-    async def search_answer(self, raw: bytes, client: str) -> tuple[int, bytes]:
-        """A stateless search call, admitted by :meth:`admit_search`, answered in the search pool."""
         self.stateless_search += 1
+        self._stateless_of[client] += 1
         try:
             return await self.search.call(work.answer_raw, raw, client=client)
         finally:
             self.stateless_search -= 1
+            self._stateless_of[client] -= 1
+            if not self._stateless_of[client]:
+                del self._stateless_of[client]
 
     async def describe_bots(self, rules_text: str, client: str) -> tuple[int, bytes]:
         return await self.cheap.call(work.describe_bots, rules_text, client=client)
