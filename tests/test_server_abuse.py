@@ -59,6 +59,8 @@ SETTINGS = Settings(
     max_tables_per_client=3,
     max_streams_per_client=3,
     max_requests_per_client=6,
+    max_bot_moves_per_client=40,
+    stream_interval_ms=300,
     keepalive_seconds=0.5,
 )
 #: a card as the protocol writes it, alone (not inside a longer word)
@@ -390,6 +392,39 @@ def test_a_table_change_is_serialized_once_for_all_its_streams(server: Server, m
     assert seen == [6] * 12
     spectator_builds = built.count(None)
     assert spectator_builds <= 12, spectator_builds  # about one per version shown, not one per stream and version
+
+
+def test_a_clients_tables_together_make_at_most_their_bot_moves_a_second(server: Server) -> None:
+    """Two tables of rule bots at full speed: their moves together keep to the client's rate (and a tenth of a
+    second's burst); a bot move costs the event loop its view and its states, which no worker queue accounts for."""
+    with client(server, "127.0.1.19") as http:
+        body = {"rules": "ten_point", "seats": ["rule"] * 4, "bot_delay_ms": 0}
+        tables = [http.post("/v1/tables", json=body | {"seed": k}).json() for k in range(2)]
+        time.sleep(0.5)
+        started, before = time.monotonic(), sum(server.table(t["id"]).version for t in tables)
+        time.sleep(2.0)
+        moved, elapsed = sum(server.table(t["id"]).version for t in tables) - before, time.monotonic() - started
+        for t in tables:
+            http.delete(f"/v1/tables/{t['id']}", headers=bearer(t["admin_token"]))
+    rate = SETTINGS.max_bot_moves_per_client
+    assert 0 < moved <= rate * (elapsed + 0.1) + 2, (moved, elapsed)
+
+
+def test_an_event_stream_sends_the_newest_state_at_most_once_an_interval(server: Server) -> None:
+    with client(server, "127.0.1.20") as http:
+        created = http.post("/v1/tables", json={"rules": "ten_point", "seats": ["rule"] * 4, "seed": 3}).json()
+        versions, started = [], time.monotonic()
+        with http.stream("GET", f"/v1/tables/{created['id']}/events") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    versions.append(json.loads(line[6:])["version"])
+                if time.monotonic() - started > 1.5:
+                    break
+        elapsed = time.monotonic() - started
+        http.delete(f"/v1/tables/{created['id']}", headers=bearer(created["admin_token"]))
+    interval = SETTINGS.stream_interval_ms / 1000
+    assert len(versions) <= 2 + elapsed / interval, versions
+    assert versions == sorted(versions) and versions[-1] > len(versions)  # changes in between were not sent alone
 
 
 def test_tables_search_seats_share_the_search_pool_with_stateless_calls(server: Server) -> None:

@@ -183,3 +183,16 @@ def test_long_poll_returns_at_once_when_the_version_has_moved(client: TestClient
     started = time.monotonic()
     assert client.get(url, params={"after": 0, "wait": 0.3}).json()["version"] == 0  # nothing moved: waits, times out
     assert time.monotonic() - started >= 0.3
+
+
+def test_log_from_returns_the_log_from_that_entry_across_hands(client: TestClient) -> None:
+    table = open_table(client, rules="ten_point", seats=["rule"] * 4, seed=7)
+    url, state, deadline = f"/v1/tables/{table['id']}", table["state"], time.monotonic() + 120
+    while not state["match_over"]:  # played to the end, so that the log holds still
+        assert time.monotonic() < deadline
+        state = client.get(url, params={"after": state["version"], "wait": 10}).json()
+    full = client.get(url).json()
+    assert full["log_size"] == len(full["log"]) > 100 and len({e["hand"] for e in full["log"]}) > 1
+    for start in (0, 1, 57, full["log_size"] - 3, full["log_size"], full["log_size"] + 10):
+        tail = client.get(url, params={"log_from": start}).json()
+        assert tail["log"] == full["log"][start:] and tail["log_size"] == full["log_size"], start

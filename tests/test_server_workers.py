@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from smear_rl.server.errors import ApiError
-from smear_rl.server.fair import FairQueue
+from smear_rl.server.fair import FairQueue, Usage
 from smear_rl.server.workers import ThreadPool, WorkerError, WorkerPool
 
 BIG = 400_000  # larger than a Unix socket's buffer (about 200 KB): the size that once left a pipe half-written
@@ -25,8 +25,16 @@ def nothing() -> None:
     """A worker set up with nothing."""
 
 
-def pool(count: int = 1, timeout: float = 5.0, max_message: int = 1 << 20, depth: int = 2) -> WorkerPool:
-    return WorkerPool("test", count, nothing, (), timeout=timeout, max_message=max_message, depth=depth)
+def spin(seconds: float) -> None:
+    """Work for ``seconds`` of CPU (a call is charged its CPU, not the time it sleeps)."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def pool(count: int = 1, timeout: float = 5.0, max_message: int = 1 << 20, depth: int = 2, bulk: int = 0) -> WorkerPool:
+    return WorkerPool("test", count, nothing, (), timeout=timeout, max_message=max_message, depth=depth, bulk=bulk,
+                      heavy_share=0.1)  # fmt: skip
 
 
 def run(coroutine: Any) -> Any:
@@ -78,6 +86,20 @@ def test_a_job_given_back_goes_first_in_its_line_and_a_discarded_one_never_runs(
     queue.unpop(client, job)
     assert [queue.pop()[1] for _ in range(2)] == ["a1", "a2"]  # type: ignore[index]
     assert queue.pop() is None
+
+
+def test_a_clients_usage_is_its_recent_share_of_a_worker_and_fades() -> None:
+    now = [0.0]
+    usage = Usage(window=5.0, clock=lambda: now[0])
+    for _ in range(10):
+        usage.add("busy", 0.5)  # half a worker for ten seconds
+        now[0] += 1.0
+    assert 0.35 < usage.rate("busy") < 0.5 and usage.rate("never") == 0.0
+    now[0] += 30.0  # six windows later
+    assert usage.rate("busy") < 0.002
+    for k in range(1000):
+        usage.add(f"once-{k}", 0.0)
+    assert len(usage) < 300  # forgotten once faded
 
 
 # ---------------------------------------------------------------------- worker processes
@@ -169,12 +191,14 @@ def test_an_exception_in_a_call_reaches_its_caller_and_the_worker_lives_on() -> 
     assert after == 2
 
 
-def finishing_order(workers_count: int, burst: tuple[str, int, float], after: tuple[str, float]) -> list[str]:
+def finishing_order(
+    workers: WorkerPool, burst: tuple[str, int, float], after: tuple[str, float], before: Any = None
+) -> tuple[list[str], Any]:
     """The clients in the order their calls finish: ``burst`` (client, calls, seconds each) sent at once, then,
-    once it has been handed out, one call of ``after`` (client, seconds)."""
+    once it has been handed out, one call of ``after`` (client, seconds); and what ``await before(workers)``, run
+    first, found."""
 
-    async def go() -> list[str]:
-        workers = pool(count=workers_count)
+    async def go() -> tuple[list[str], Any]:
         await workers.start()
         order: list[str] = []
 
@@ -183,11 +207,12 @@ def finishing_order(workers_count: int, burst: tuple[str, int, float], after: tu
             order.append(client)
 
         try:
+            found = await before(workers) if before else None
             client, calls, seconds = burst
             sent = [asyncio.ensure_future(call(client, seconds)) for _ in range(calls)]
             await asyncio.sleep(0.05)
             await asyncio.gather(call(*after), *sent)
-            return order
+            return order, found
         finally:
             workers.close()
 
@@ -195,13 +220,30 @@ def finishing_order(workers_count: int, burst: tuple[str, int, float], after: tu
 
 
 def test_a_waiting_client_is_served_before_a_flooding_clients_backlog() -> None:
-    order = finishing_order(1, ("flood", 8, 0.1), ("polite", 0.0))
+    order, _ = finishing_order(pool(count=1), ("flood", 8, 0.1), ("polite", 0.0))
     assert order.index("polite") <= 1  # after the flood's call the worker was running, before the other seven
 
 
 def test_one_client_cannot_hold_every_worker_when_another_calls() -> None:
-    order = finishing_order(2, ("long", 4, 0.5), ("short", 0.0))
+    order, _ = finishing_order(pool(count=2), ("long", 4, 0.5), ("short", 0.0))
     assert order[0] == "short"  # both workers were free, but only one took a long call
+
+
+def test_a_heavy_clients_calls_run_on_the_bulk_worker_at_a_lower_priority_and_others_keep_the_normal_one() -> None:
+    """A client that kept a worker busy lately (0.8 s of CPU in a 5 s window: more than the 0.1 share) runs only
+    on the bulk worker, niced; a client that did not gets the normal worker at once, even while the heavy client
+    has calls waiting."""
+
+    async def make_heavy(workers: WorkerPool) -> tuple[int, int]:
+        for _ in range(4):
+            await workers.call(spin, 0.2, client="heavy")
+        heavy = await workers.call(os.getpriority, os.PRIO_PROCESS, 0, client="heavy")
+        return heavy, await workers.call(os.getpriority, os.PRIO_PROCESS, 0, client="light")
+
+    order, (heavy_nice, light_nice) = finishing_order(pool(count=1, bulk=1), ("heavy", 3, 0.3), ("light", 0.0),
+                                                      make_heavy)  # fmt: skip
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert light_nice == ours and heavy_nice == min(ours + 10, 19) and order[0] == "light"
 
 
 # ---------------------------------------------------------------------- threads (tests, --search-workers 0)

@@ -126,6 +126,19 @@ def _parse_rules(key: str) -> Rules | SchneiderRules:
     return get_rules(preset, **options)
 
 
+@functools.lru_cache(maxsize=256)
+def rules_text(rules: Rules | SchneiderRules) -> str:
+    """The text :func:`parse_rules` reads back as ``rules`` (every option written out): how a table's rules travel to
+    a worker, a few dozen bytes that the worker parses once, instead of the pickled rule set on every bot move."""
+    options = {name: value for name, value in rules.to_dict().items() if name != "name"}
+    return rules_key({"preset": rules.name, **options})
+
+
+def rules_from_text(text: str) -> Rules | SchneiderRules:
+    """The rules :func:`rules_text` wrote (parsed once per process and text)."""
+    return _parse_rules(text)
+
+
 def preset_of(rules: Rules | SchneiderRules) -> str:
     return rules.name
 

@@ -4,7 +4,7 @@ A plain first-come queue lets the client that sends the most calls take the work
 a hundred near-limit bodies or search calls sent at once put everyone else's next
 call behind all of them. Here each client has its own line, and the next call comes
 from the client that has had the least work so far (start-time fair queuing): each
-client's *virtual time* grows by the seconds its calls spend in a worker, and a client
+client's *virtual time* grows by the CPU seconds its calls take in a worker, and a client
 that arrives after a pause starts at the current virtual time, so it can neither bank
 credit while idle nor be punished for past work once others have caught up. A call is
 charged its client's running mean cost when it is handed out and corrected by its
@@ -12,11 +12,19 @@ true cost when it finishes, so a client cannot take every worker at once before 
 first call has been charged. A pool also keeps any one client to fewer calls running than
 it has workers (``most``), so that a client sending long calls (whole-match replays) cannot
 hold every worker at the moment another client's short call arrives.
+
+Turns in a queue are not all: a client whose calls keep two workers busy slows everyone's
+calls on a machine with two cores, whatever the order. :class:`Usage` measures each client's
+recent share of the workers, so that a pool can run the calls of a client that uses more than
+its share (a *heavy* client) on workers of a lower CPU priority.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections import deque
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -54,10 +62,14 @@ class FairQueue(Generic[T]):
         else:
             line.append(job)
 
-    def pop(self, most: int | None = None) -> tuple[str, T] | None:
-        """The next job and its client (charged its estimate), from a client with fewer than ``most`` jobs running;
-        None when no such job waits."""
-        ready = [c for c in self._lines if most is None or self._running.get(c, 0) < most]
+    def pop(self, most: int | None = None, eligible: Callable[[str], bool] | None = None) -> tuple[str, T] | None:
+        """The next job and its client (charged its estimate), from a client with fewer than ``most`` jobs running
+        (and ``eligible``, when given); None when no such job waits."""
+        ready = [
+            c
+            for c in self._lines
+            if (most is None or self._running.get(c, 0) < most) and (eligible is None or eligible(c))
+        ]
         if not ready:
             return None
         client = min(ready, key=lambda c: self._virtual[c])
@@ -141,3 +153,30 @@ class FairQueue(Generic[T]):
     def clients(self) -> int:
         """Clients the queue remembers (waiting, running, or ahead of the clock)."""
         return len(self._virtual)
+
+
+class Usage:
+    """Each client's recent use of a pool, in CPU seconds per second, averaged over about ``window`` seconds (an
+    exponential decay); clients whose use has decayed to nothing are forgotten."""
+
+    def __init__(self, window: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.window, self.clock = window, clock
+        self._used: dict[str, tuple[float, float]] = {}  # client -> (decayed seconds of work, when)
+
+    def add(self, client: str, seconds: float) -> None:
+        now = self.clock()
+        self._used[client] = (self._decayed(client, now) + seconds, now)
+        if len(self._used) > PRUNE_AT:
+            for other in [c for c in self._used if self._decayed(c, now) < 1e-4]:
+                del self._used[other]
+
+    def rate(self, client: str) -> float:
+        """CPU seconds per second ``client`` used lately (1.0: one worker busy all the time)."""
+        return self._decayed(client, self.clock()) / self.window
+
+    def _decayed(self, client: str, now: float) -> float:
+        used, when = self._used.get(client, (0.0, now))
+        return used * math.exp((when - now) / self.window)
+
+    def __len__(self) -> int:
+        return len(self._used)

@@ -36,11 +36,15 @@ class Settings:
     search_workers: int = 1  # processes running search bots (0: threads in the server process, for tests)
     search_queue: int = 16  # search calls waiting at most; beyond, 503 (retry later)
     bot_workers: int = 2  # processes answering cheap suggest calls (random, rule, neural); 0: threads instead
+    bulk_workers: int = 1  # more of them at a lower CPU priority (nice +10), for the calls of heavy clients only
+    heavy_share: float = 0.1  # a client using more of a worker than this lately is heavy (1.0: a whole worker)
     bot_threads: int = 4  # threads answering cheap calls (suggest, tables' bots, replay) when bot_workers = 0
     max_wait_seconds: float = 60.0  # longest long-poll wait
     max_streams: int = 256  # server-sent event streams open at once
     keepalive_seconds: float = 15.0  # a comment line on idle event streams, so proxies keep them open
     max_bot_delay_ms: int = 5000  # most a table may ask its bots to wait before each move
+    max_bot_moves_per_client: int = 100  # bot moves a second at all of one client's tables together; beyond, they wait
+    stream_interval_ms: int = 50  # an event stream sends at most one state this often (the newest; 0: every one)
     bot_call_timeout: float = 10.0  # seconds a bot worker may spend on one call before it is replaced (503)
     search_call_timeout: float = 60.0  # the same for a search worker (a call remakes the hand's earlier decisions)
     search_nice: int = 10  # how much lower the search workers' CPU priority is (Unix nice): cheap calls go first
@@ -82,7 +86,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 #: numeric settings that may be 0 (every other number must be positive)
-MAY_BE_ZERO = frozenset({"search_workers", "bot_workers", "max_bot_delay_ms", "search_nice"})
+MAY_BE_ZERO = frozenset(
+    {"search_workers", "bot_workers", "bulk_workers", "max_bot_delay_ms", "search_nice", "stream_interval_ms"}
+)
 
 
 def check(settings: Settings) -> None:

@@ -1,7 +1,8 @@
 """Where each piece of the service's work runs, and whose turn it is: two pools, shared fairly between clients.
 
-* the **bot pool** (``--bot-workers`` processes) answers suggest calls, catalog and replay
-  requests, and makes the tables' cheap bots move;
+* the **bot pool** (``--bot-workers`` processes, and ``--bulk-workers`` more at a lower CPU
+  priority for the calls of clients that use more than ``--heavy-share`` of a worker lately)
+  answers suggest calls, catalog and replay requests, and makes the tables' cheap bots move;
 * the **search pool** (``--search-workers`` processes, at a lower CPU priority) runs
   search, for stateless calls and for tables' search seats alike.
 
@@ -21,7 +22,7 @@ from typing import Any
 
 from agents.base import Decision
 from smear_rl.server import work
-from smear_rl.server.bots import BotInfo, Bots, PolicyCodec
+from smear_rl.server.bots import BotInfo, Bots, PolicyCodec, rules_text
 from smear_rl.server.errors import ApiError
 from smear_rl.server.limits import Settings
 from smear_rl.server.workers import Pool, ThreadPool, WorkerPool
@@ -57,6 +58,8 @@ class Pools:
             max_message=s.max_body_bytes + MESSAGE_ROOM,
             codec=codec,
             nice=s.search_nice if search else 0,
+            bulk=0 if search else s.bulk_workers,  # search is all bulk: it runs at search_nice already
+            heavy_share=s.heavy_share,
         )
 
     async def start(self) -> None:
@@ -112,7 +115,7 @@ class Pools:
         is the workers' own copy: nothing of it travels)."""
         pool = self.search if bot.search else self.cheap
         if bot.pure:
-            return await pool.call(work.decide_shared, bot.spec, rules, view, client=owner), agent
+            return await pool.call(work.decide_shared, bot.spec, rules_text(rules), view, client=owner), agent
         return await pool.call(work.decide, agent, view, client=owner)
 
     def health(self) -> dict[str, dict[str, Any]]:

@@ -139,7 +139,7 @@ class Table:
         if seat is None:
             view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS} | {"seat": None}
         on_turn = seat is not None and game.current_player == seat and not self.is_over()
-        entries = self.public_log(seat)
+        entries = self.public_log(seat, log_from)
         return {
             "id": self.id,
             "version": self.version,
@@ -160,17 +160,25 @@ class Table:
             "teams": self.teams,
             "scores": match_scores(game),
             "hand_results": self.results,
-            "log": entries[log_from:],
-            "log_size": len(entries),
+            "log": entries,
+            "log_size": sum(len(events) for events in self.tracker.hands),
             "match_over": game.is_over,
             "winners": sorted(game.winners),
             "error": self.error,
             **display_fields(self.rules, view),  # hand_groups, categories: what a page draws
         }
 
-    def public_log(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every event of the match as ``seat`` sees it, each with its hand number."""
-        return [{"hand": h, **seat_view_of(ev, seat)} for h, events in enumerate(self.tracker.hands) for ev in events]
+    def public_log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """Every event of the match from the ``start``-th on, as ``seat`` sees it, each with its hand number (the
+        events before ``start`` are skipped, not built and dropped: a poll for the newest few costs a few)."""
+        out: list[dict[str, Any]] = []
+        for hand, events in enumerate(self.tracker.hands):
+            if start >= len(events):
+                start -= len(events)
+                continue
+            out += [{"hand": hand, **seat_view_of(event, seat)} for event in events[start:]]
+            start = 0
+        return out
 
     # ------------------------------------------------------------------ changes
     def apply(self, action: int) -> None:
@@ -228,6 +236,7 @@ class TableStore:
         self.streams = 0
         self._owned: Counter[str] = Counter()  # open tables per client
         self._watching: Counter[str] = Counter()  # open event streams per client
+        self._next_move: dict[str, float] = {}  # per client with tables: when its tables' next bot move may be made
 
     # ------------------------------------------------------------------ create, find, close
     def create(
@@ -301,6 +310,7 @@ class TableStore:
             self._owned[table.owner] -= 1
             if not self._owned[table.owner]:
                 del self._owned[table.owner]
+                self._next_move.pop(table.owner, None)
 
     def expire(self) -> int:
         """Remove tables idle past the limit (an open event stream keeps a table alive); how many went."""
@@ -424,6 +434,7 @@ class TableStore:
                 return
             if table.bot_delay_ms:
                 await asyncio.sleep(table.bot_delay_ms / 1000)
+            await self._bot_turn(table.owner)
             game, seat = table.game, entry.seat
             view = (schneider_view if is_schneider(game) else smear_view)(game, seat)
             version = table.version
@@ -438,6 +449,18 @@ class TableStore:
                 table.error = f"the bot in seat {seat} ({entry.bot.spec}) failed: {how}"
                 table.version += 1
             await self._changed(table)
+
+    async def _bot_turn(self, owner: str) -> None:
+        """Wait, if need be, so that all of ``owner``'s tables together make at most ``max_bot_moves_per_client``
+        bot moves a second (a tenth of a second's worth may come at once). A bot move costs the event loop too (its
+        view, its state for every reader): without this, twenty tables of bots playing flat out would take a share
+        of it that no queue of workers can give back."""
+        rate = self.settings.max_bot_moves_per_client
+        now = asyncio.get_running_loop().time()
+        at = max(self._next_move.get(owner, now), now - 0.1)
+        self._next_move[owner] = at + 1 / rate
+        if at > now:
+            await asyncio.sleep(at - now)
 
 
 def is_schneider_rules(rules: Any) -> bool:

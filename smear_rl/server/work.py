@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from agents.base import Agent, Decision
-from smear_rl.server.bots import Bots, parse_rules
+from smear_rl.server.bots import Bots, parse_rules, rules_from_text
 from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.limits import Settings
 from smear_rl.server.models import suggest_body
@@ -114,9 +114,10 @@ def decide(agent: Agent, view: dict[str, Any]) -> tuple[Decision, Agent]:
     return agent.decide(view), agent
 
 
-def decide_shared(spec: str, rules: Any, view: dict[str, Any]) -> Decision:
+def decide_shared(spec: str, rules_text: str, view: dict[str, Any]) -> Decision:
     """A table bot's decision when the bot is pure (a function of the view): this process's own copy decides."""
     bots, _ = _bots()
+    rules = rules_from_text(rules_text)
     return bots.make(bots.info(spec, rules), rules, 0).decide(view)
 
 

@@ -22,7 +22,10 @@ What keeps a pool answering whatever it is sent:
   ``worker_failed``); the ones behind it are handed to another worker. :meth:`Pool.health`
   says which workers are starting, running or late, for ``GET /v1/health``.
 * **Fairness.** Calls wait in a :class:`~smear_rl.server.fair.FairQueue` keyed by client,
-  so one client's backlog never sits in front of another client's next call.
+  so one client's backlog never sits in front of another client's next call. A pool may keep
+  some workers apart at a lower CPU priority (*bulk* workers): the calls of a client that
+  used more than ``heavy_share`` of a worker lately run there, and only there, so its work
+  neither holds the other workers nor, on a busy machine, takes CPU from them.
 
 :class:`ThreadPool` has the same interface on threads of the server process, for tests and
 ``--search-workers 0``; a thread cannot be stopped, so a late call there fails its caller
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import itertools
 import logging
@@ -52,7 +56,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from smear_rl.server.errors import ApiError
-from smear_rl.server.fair import FairQueue
+from smear_rl.server.fair import PRUNE_AT, FairQueue, Usage
 
 log = logging.getLogger("smear_rl.server")
 
@@ -67,6 +71,8 @@ WORKER_DEPTH = 1
 STARTUP_SECONDS = 120.0
 #: call id of the message a worker sends once it is ready
 HELLO = -1
+#: how much lower a bulk worker's CPU priority is than its pool's other workers (Unix nice)
+BULK_NICE = 10
 
 
 class WorkerError(RuntimeError):
@@ -113,21 +119,35 @@ def _serve(
     """A worker's life: set up once, say so, then answer calls in order until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C stops the server, which then stops its workers
     if nice:
-        os.nice(nice)
+        os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) + nice)
     initializer(*initargs)
-    conn.send_bytes(codec.dumps((HELLO, True, os.getpid())))
+    gc.freeze()  # what setting up made (modules, networks) is never garbage: full collections skip it
+    conn.send_bytes(codec.dumps((HELLO, True, os.getpid(), 0.0)))
     while True:
         try:
             call_id, fn, args = codec.loads(conn.recv_bytes())
         except (EOFError, OSError):
             return
+        ok, value, cpu = timed(fn, args)
         try:
-            reply = codec.dumps((call_id, True, fn(*args)))
-        except Exception as err:  # the caller gets the error; the worker lives on
-            reply = codec.dumps((call_id, False, f"{type(err).__name__}: {err}"))
+            reply = codec.dumps((call_id, ok, value, cpu))
+        except Exception as err:  # an answer that cannot be sent: the caller gets why
+            reply = codec.dumps((call_id, False, f"the answer cannot be sent: {type(err).__name__}: {err}", cpu))
         if len(reply) > limit:
-            reply = codec.dumps((call_id, False, f"the answer ({len(reply)} bytes) exceeds this server's {limit}"))
+            reply = codec.dumps((call_id, False, f"the answer ({len(reply)} bytes) exceeds this server's {limit}", cpu))
         conn.send_bytes(reply)
+
+
+def timed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any, float]:
+    """``fn(*args)``: whether it returned, its value (or its error, as text) and the CPU seconds this thread spent on
+    it. A call is charged its CPU, not the time it took: on a busy machine the clock runs on while others have the
+    CPU, and a client would be charged for their work."""
+    started = time.thread_time()
+    try:
+        ok, value = True, fn(*args)
+    except Exception as err:  # the caller gets the error; the worker lives on
+        ok, value = False, f"{type(err).__name__}: {err}"
+    return ok, value, time.thread_time() - started
 
 
 @dataclass(eq=False)
@@ -158,9 +178,11 @@ def late_error(job: Job) -> ApiError:
 class Pool:
     """Calls queued fairly by client, run by the slots of a subclass (worker processes or threads)."""
 
-    def __init__(self, name: str, slots: int, timeout: float) -> None:
+    def __init__(self, name: str, slots: int, timeout: float, normal_slots: int | None = None) -> None:
         self.name, self.slots, self.timeout = name, slots, timeout
+        self.normal_slots = slots if normal_slots is None else normal_slots  # the slots that are not bulk workers
         self.queue: FairQueue[Job] = FairQueue()
+        self.usage = Usage()
         self.restarts = 0  # workers replaced after dying or running late
         self._ids = itertools.count()
 
@@ -215,22 +237,25 @@ class Pool:
     def _dispatch(self) -> None:
         raise NotImplementedError
 
-    def _next(self) -> Job | None:
+    def _next(self, eligible: Callable[[str], bool] | None = None) -> Job | None:
         """The next job to run (charged to its client), skipping those whose caller left; None when none waits.
-        One client runs on all but one of the slots at most (on the one slot of a pool of one)."""
-        while (popped := self.queue.pop(max(1, self.slots - 1))) is not None:
+        One client runs on all but one of the normal slots at most (on the one slot of a pool of one)."""
+        while (popped := self.queue.pop(max(1, self.normal_slots - 1), eligible)) is not None:
             client, job = popped
             if not job.future.done():
                 return job
             self.queue.finish(client, 0.0)
         return None
 
-    def _settle(self, job: Job, outcome: Callable[[asyncio.Future], None]) -> None:
-        """The job is over: charge its client, stop its clock, tell its caller (unless it left)."""
+    def _settle(self, job: Job, outcome: Callable[[asyncio.Future], None], cpu: float | None = None) -> None:
+        """The job is over: charge its client (the ``cpu`` seconds it took, when known, else the time since it
+        began), stop its clock, tell its caller (unless it left)."""
         if job.timer is not None:
             job.timer.cancel()
             job.timer = None
-        self.queue.finish(job.client, time.monotonic() - job.started if job.started else 0.0)
+        seconds = cpu if cpu is not None else time.monotonic() - job.started if job.started else 0.0
+        self.queue.finish(job.client, seconds)
+        self.usage.add(job.client, seconds)
         if not job.future.done():
             outcome(job.future)
 
@@ -254,6 +279,7 @@ class _Worker:
     """One worker process and what it has been handed, in order: the first is the call it is running."""
 
     index: int
+    nice: int = 0  # how much lower its CPU priority is than the server's (bulk workers: above 0)
     state: str = "starting"  # starting, ready, down
     process: Any = None
     writer: asyncio.StreamWriter | None = None
@@ -276,12 +302,18 @@ class WorkerPool(Pool):
         depth: int = WORKER_DEPTH,
         codec: Codec | None = None,
         nice: int = 0,
+        bulk: int = 0,
+        heavy_share: float = 0.25,
     ) -> None:
-        super().__init__(name, count, timeout)
+        """``count`` workers at ``nice`` and ``bulk`` more, at ``nice + BULK_NICE``, for the calls of clients
+        using more than ``heavy_share`` of a worker."""
+        super().__init__(name, count + bulk, timeout, count)
         self.initializer, self.initargs, self.depth, self.max_message = initializer, initargs, depth, max_message
         self.codec, self.nice = codec or Codec(), nice
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-        self._workers = [_Worker(k) for k in range(count)]
+        self.heavy_share = heavy_share
+        self._heavy: set[str] = set()  # clients found heavy, until they have nothing waiting or running
+        self._workers = [_Worker(k, nice + (BULK_NICE if k >= count else 0)) for k in range(count + bulk)]
         self._keepers: list[asyncio.Task] = []
         self._closed = False
 
@@ -305,19 +337,43 @@ class WorkerPool(Pool):
         job.message = HEADER.pack(len(body)) + body
 
     def _dispatch(self) -> None:
+        """Hand waiting calls to free workers: when the pool has bulk workers, the calls of heavy clients to them
+        and the others' to the normal workers, each kind kept apart."""
+        split = any(w.nice > self.nice for w in self._workers)
+
+        def eligible(bulk: bool) -> Callable[[str], bool] | None:
+            return (lambda client: self.is_heavy(client) == bulk) if split else None
+
         while True:
-            ready = [w for w in self._workers if w.state == "ready" and len(w.running) < self.depth]
-            if not ready:
-                return
-            worker = min(ready, key=lambda w: len(w.running))
-            job = self._next()
-            if job is None:
+            free = [w for w in self._workers if w.state == "ready" and len(w.running) < self.depth]
+            free.sort(key=lambda w: len(w.running))
+            worker, job = None, None
+            for candidate in free:
+                job = self._next(eligible(candidate.nice > self.nice))
+                if job is not None:
+                    worker = candidate
+                    break
+            if worker is None or job is None:
                 return
             if not worker.running:
                 self._begin(worker, job)
             worker.running.append(job)
             assert worker.writer is not None
             worker.writer.write(job.message)  # buffered by the transport: never blocks, never half-written
+
+    def is_heavy(self, client: str) -> bool:
+        """Whether ``client`` used more than ``heavy_share`` of a worker lately, or did and has calls waiting or
+        running since: a heavy client's calls run on bulk workers, where, on a busy machine, they get less CPU and its
+        measured use falls; without this it would be let back onto the normal workers while it still floods them."""
+        if self.usage.rate(client) > self.heavy_share:
+            if len(self._heavy) >= PRUNE_AT:  # forget the heavy clients that left
+                self._heavy = {c for c in self._heavy if self.queue.pending(c)}
+            self._heavy.add(client)
+            return True
+        if client in self._heavy and self.queue.pending(client):
+            return True
+        self._heavy.discard(client)
+        return False
 
     def _begin(self, worker: _Worker, job: Job) -> None:
         """``job`` is now the call ``worker`` runs: start its clock."""
@@ -361,7 +417,7 @@ class WorkerPool(Pool):
         """A fresh process in ``worker``'s slot, ready for calls (it said hello)."""
         worker.state, worker.fault, worker.running = "starting", None, deque()
         parent, child = self._context.Pipe()
-        args = (child, self.initializer, self.initargs, self.codec, self.max_message, self.nice)
+        args = (child, self.initializer, self.initargs, self.codec, self.max_message, worker.nice)
         process = self._context.Process(target=_serve, args=args, daemon=True, name=f"smear-{self.name}")
         process.start()
         child.close()
@@ -370,7 +426,7 @@ class WorkerPool(Pool):
         sock.setblocking(False)
         worker.process = process
         reader, worker.writer = await asyncio.open_connection(sock=sock, limit=1 << 16)
-        call_id, _, _ = self.codec.loads(await asyncio.wait_for(self._frame(reader), STARTUP_SECONDS))
+        call_id, *_ = self.codec.loads(await asyncio.wait_for(self._frame(reader), STARTUP_SECONDS))
         if call_id != HELLO:
             raise ValueError(f"a new worker's first message is not its hello ({call_id!r})")
         worker.state = "ready"
@@ -386,11 +442,11 @@ class WorkerPool(Pool):
     async def _read(self, worker: _Worker, reader: asyncio.StreamReader) -> None:
         """Answer each call's caller as its reply comes, in order, until the worker stops."""
         while True:
-            call_id, ok, value = self.codec.loads(await self._frame(reader))
+            call_id, ok, value, cpu = self.codec.loads(await self._frame(reader))
             if not worker.running or worker.running[0].call_id != call_id:
                 raise ValueError(f"a worker answered call {call_id}, which it was not running")
             job = worker.running.popleft()
-            self._settle(job, _succeed(value) if ok else _fail(WorkerError(value)))
+            self._settle(job, _succeed(value) if ok else _fail(WorkerError(value)), cpu)
             if worker.running:
                 self._begin(worker, worker.running[0])
             self._dispatch()
@@ -460,7 +516,7 @@ class ThreadPool(Pool):
             self._running.add(job)
             job.started = time.monotonic()
             job.timer = loop.call_later(job.timeout, self._late, job)
-            done = loop.run_in_executor(self.executor, job.fn, *job.args)
+            done = loop.run_in_executor(self.executor, timed, job.fn, job.args)
             done.add_done_callback(partial(self._done, job))
 
     def _late(self, job: Job) -> None:
@@ -475,13 +531,11 @@ class ThreadPool(Pool):
         self._running.discard(job)
         if job.late:  # its caller was answered already: the thread is free again
             self.late -= 1
-        error = None if done.cancelled() else done.exception()
         if done.cancelled():
             self._settle(job, _fail(ApiError(503, "worker_failed", "the server is stopping")))
-        elif error is not None:
-            self._settle(job, _fail(WorkerError(f"{type(error).__name__}: {error}")))
         else:
-            self._settle(job, _succeed(done.result()))
+            ok, value, cpu = done.result()
+            self._settle(job, _succeed(value) if ok else _fail(WorkerError(value)), cpu)
         self._dispatch()
 
     def health(self) -> dict[str, Any]:
