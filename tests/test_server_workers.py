@@ -25,6 +25,12 @@ def nothing() -> None:
     """A worker set up with nothing."""
 
 
+def pid_after(seconds: float) -> int:
+    """The worker's process id, after ``seconds`` asleep (two such calls at once tell whether two workers ran them)."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
 def spin(seconds: float) -> None:
     """Work for ``seconds`` of CPU (a call is charged its CPU, not the time it sleeps)."""
     end = time.thread_time() + seconds
@@ -244,6 +250,21 @@ def test_a_heavy_clients_calls_run_on_the_bulk_worker_at_a_lower_priority_and_ot
                                                       make_heavy)  # fmt: skip
     ours = os.getpriority(os.PRIO_PROCESS, 0)
     assert light_nice == ours and heavy_nice == min(ours + 10, 19) and order[0] == "light"
+
+
+def test_a_heavy_client_alone_has_every_bulk_worker() -> None:
+    async def go() -> set[int]:
+        workers = pool(count=1, bulk=2)
+        await workers.start()
+        try:
+            for _ in range(4):
+                await workers.call(spin, 0.2, client="heavy")
+            pids = await asyncio.gather(*(workers.call(pid_after, 0.3, client="heavy") for _ in range(2)))
+            return set(pids)
+        finally:
+            workers.close()
+
+    assert len(run(go())) == 2  # both bulk workers at once: the cap of one call running is the normal workers'
 
 
 # ---------------------------------------------------------------------- threads (tests, --search-workers 0)

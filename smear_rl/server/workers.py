@@ -237,10 +237,12 @@ class Pool:
     def _dispatch(self) -> None:
         raise NotImplementedError
 
-    def _next(self, eligible: Callable[[str], bool] | None = None) -> Job | None:
+    def _next(self, eligible: Callable[[str], bool] | None = None, bulk: bool = False) -> Job | None:
         """The next job to run (charged to its client), skipping those whose caller left; None when none waits.
-        One client runs on all but one of the normal slots at most (on the one slot of a pool of one)."""
-        while (popped := self.queue.pop(max(1, self.normal_slots - 1), eligible)) is not None:
+        One client runs on all but one of the normal slots at most (on the one slot of a pool of one); on bulk
+        slots, which only heavy clients use, the fair queue alone takes turns."""
+        most = None if bulk else max(1, self.normal_slots - 1)
+        while (popped := self.queue.pop(most, eligible)) is not None:
             client, job = popped
             if not job.future.done():
                 return job
@@ -349,7 +351,8 @@ class WorkerPool(Pool):
             free.sort(key=lambda w: len(w.running))
             worker, job = None, None
             for candidate in free:
-                job = self._next(eligible(candidate.nice > self.nice))
+                bulk = candidate.nice > self.nice
+                job = self._next(eligible(bulk), bulk)
                 if job is not None:
                     worker = candidate
                     break
