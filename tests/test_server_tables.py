@@ -116,6 +116,17 @@ def test_seats_are_guarded_by_their_tokens(client: TestClient) -> None:
     assert client.get(f"{url}/record", headers=auth(table["admin_token"])).json()["game"] == "smear"
 
 
+def test_a_token_of_any_characters_is_refused_not_an_error(client: TestClient) -> None:
+    table = open_table(client, rules="ten_point", seats=["remote"] * 4, seed=2)
+    url = f"/v1/tables/{table['id']}"
+    odd = {"Authorization": "Bearer \xe9t\xe9 \xff".encode("latin-1")}  # a header carries any byte
+    for method, path, params in [("GET", url, {"seat": 0}), ("GET", f"{url}/record", {}), ("DELETE", url, {}),
+                                 ("POST", f"{url}/moves", {})]:  # fmt: skip
+        answer = client.request(method, path, params=params, headers=odd, json={"seat": 1, "move": "pass"})
+        assert answer.status_code == 403, (path, answer.text)
+    client.delete(url, headers=auth(table["admin_token"]))
+
+
 def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused_and_change_nothing(client: TestClient) -> None:
     table = open_table(client, rules="ten_point", seats=["remote", "remote", "rule", "rule"], seed=3)
     url = f"/v1/tables/{table['id']}"

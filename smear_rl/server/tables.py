@@ -56,6 +56,14 @@ REMOTE = "remote"
 PRIVATE_KEYS = ("team", "hand", "my_discards", "my_draws", "legal_actions", "legal_moves")
 
 
+def same_token(given: str | None, expected: str | None) -> bool:
+    """Whether a token a client sent is ``expected``, in constant time; any text may come in a header (as bytes: a
+    string comparison refuses characters beyond ASCII with an error)."""
+    if given is None or expected is None:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
+
+
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` at a table seeded ``seed``."""
     return (seed * 1_000_003 + seat) % (1 << 63)
@@ -322,7 +330,7 @@ class TableStore:
 
     # ------------------------------------------------------------------ who may look
     def is_admin(self, table: Table, token: str | None) -> bool:
-        return token is not None and secrets.compare_digest(token, table.admin_token)
+        return same_token(token, table.admin_token)
 
     def check_seat(self, table: Table, seat: int | None, token: str | None, moving: bool = False) -> None:
         """403/422 unless ``token`` opens ``seat``: to read, the seat's token or the admin token; to move, the
@@ -342,7 +350,7 @@ class TableStore:
                 + ("" if moving else ": its hand is private; leave seat out for a spectator's view"),
                 "seat",
             )
-        own = token is not None and secrets.compare_digest(token, entry.token or "")
+        own = same_token(token, entry.token)
         if own or (not moving and self.is_admin(table, token)):
             return
         if moving and self.is_admin(table, token):
