@@ -305,7 +305,7 @@ class WorkerPool(Pool):
         codec: Codec | None = None,
         nice: int = 0,
         bulk: int = 0,
-        heavy_share: float = 0.25,
+        heavy_share: float = 0.1,
     ) -> None:
         """``count`` workers at ``nice`` and ``bulk`` more, at ``nice + BULK_NICE``, for the calls of clients
         using more than ``heavy_share`` of a worker."""
