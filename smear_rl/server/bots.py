@@ -40,7 +40,7 @@ from agents.base import Agent, Decision
 from agents.neural_agent import NeuralAgent, Policy, load_policy
 from agents.registry import agent_names, agent_options, make_agent
 from agents.search_bot import SearchAgent
-from agents.shipped import shipped_policy_path, shipped_presets
+from agents.shipped import neural_policy_path, shipped_policy_path, shipped_presets, universal_policy_path
 from smear_env import list_presets
 from smear_env.rules import Rules, get_rules
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
@@ -164,17 +164,20 @@ class Bots:
 
     def policy_paths(self) -> list[str]:
         """Every network file this service may load: the shipped agents' and the exported ones."""
-        return [str(shipped_policy_path(preset)) for preset in shipped_presets()] + list(self.exported.values())
+        universal = universal_policy_path()
+        shipped = [str(shipped_policy_path(preset)) for preset in shipped_presets()]
+        return shipped + ([str(universal)] if universal else []) + list(self.exported.values())
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
-        """Every bot name usable on ``rules`` (neural and exported agents only where they fit exactly)."""
+        """Every bot name usable on ``rules`` (neural where a shipped agent plays them: the preset's own, or the
+        universal agent on house rules; exported agents only where they fit)."""
         names = [n for n in agent_names(preset_of(rules)) if n not in SHIPPED_NETWORK_BOTS]
         candidates = [*SHIPPED_NETWORK_BOTS, *sorted(self.exported)] if isinstance(rules, Rules) else []
         return names + [n for n in candidates if self._fits(n, rules)]
 
     def _fits(self, name: str, rules: Rules) -> bool:
         try:
-            path = self.exported.get(name) or shipped_policy_path(rules.name)
+            path = self.exported.get(name) or neural_policy_path(rules)
             return not load_policy(path).differences(rules)
         except ValueError:
             return False
