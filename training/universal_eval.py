@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from smear_env.house_rules import BASE_PRESETS
 from training.evaluate import cli as evaluate_cli
 from training.evaluate.results import read_results
+from training.pool import pool
 
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
@@ -68,19 +70,55 @@ def protocol(quick: bool) -> list[MatchUp]:
     return out
 
 
-def summary(out: Path) -> str:
-    """A markdown table of every match-up file in ``out``: the agent's win rate with its interval, points a hand."""
-    lines = ["| match-up | rules | games | win rate [95% CI] | points a hand, agent / opponent |"]
-    lines.append("|---|---|---|---|---|")
-    for path in sorted(out.glob("*.json.gz")):
-        for result in read_results(path):
-            a, b = result.a, result.b
-            overrides = "".join(f", {k}={json.dumps(v)}" for k, v in result.rule_overrides.items())
-            win = a.win_rate
-            points = f"{a.points_per_hand.value:.2f} / {b.points_per_hand.value:.2f}" if a.points_per_hand else "-"
-            lines.append(f"| {path.name.removesuffix('.json.gz')} | {result.preset}{overrides} | {result.matches} "
-                         f"| {win.value:.3f} [{win.low:.3f}, {win.high:.3f}] | {points} |")  # fmt: skip
+#: how a results row names each opponent of the protocol
+OPPONENT_NAMES = {"random": "random players", "rule": "the rule bot", "neural": "its preset's specialist",
+                  "search": "the search bot"}  # fmt: skip
+
+
+def summary(out: Path, prefix: str = "") -> str:
+    """The results table of every match-up file in ``out``, as the agent's page shows it.
+
+    One row a match-up: its rules (a preset, or a house-rule set with its changes), the
+    opponent, games and seed, the agent's win rate with its 95% interval, its hand reward
+    (points a hand over the opponent's, paired by deal), the commit it was measured at and the
+    file (named ``research/evals/<prefix><match-up>.json.gz``, where the page keeps it).
+    """
+    lines = ["| rules | against | games (seed) | won [95% interval] | points a hand | code measured | data |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for path in sorted(out.glob("*.json.gz"), key=_row_order):
+        runs = read_results(path)
+        pooled, first = pool(runs), runs[0]
+        changes = ", ".join(f"{k}={json.dumps(v)}" for k, v in first.rule_overrides.items())
+        name = path.name.removesuffix(".json.gz")
+        rules = f"house set {name[5:].split('_')[0]}: `{first.preset}`, {changes}" if changes else f"`{first.preset}`"
+        reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
+        commit = first.code_version.split("+g")[-1][:7]
+        seeds = ", ".join(str(run.seed) for run in runs)
+        lines.append(f"| {rules} | {OPPONENT_NAMES.get(first.agent_b, first.agent_b)} | {pooled.games} (seed {seeds}) "
+                     f"| {pooled.win_rate.as_text()} | {reward} | `{commit}` of {_commit_date(commit)} "
+                     f"| `research/evals/{prefix}{name}.json.gz` |")  # fmt: skip
     return "\n".join(lines)
+
+
+def _row_order(path: Path) -> tuple[int, str, int]:
+    """Presets first, then house sets by number; within each, random, rule, specialist, search."""
+    name = path.name.removesuffix(".json.gz")
+    where, _, against = name.rpartition("_vs_")
+    order = ["random", "rule", "specialist", "search"]
+    rank = order.index(against) if against in order else len(order)
+    if where.startswith("house") and where[5:].isdigit():
+        return (1, f"{int(where[5:]):04d}", rank)
+    return (0, where, rank)
+
+
+def _commit_date(commit: str) -> str:
+    """The day of ``commit`` (``YYYY-MM-DD``) from git, or ``unknown`` outside the repository."""
+    try:
+        shown = subprocess.run(["git", "show", "-s", "--format=%cs", commit], capture_output=True, text=True,
+                               cwd=Path(__file__).resolve().parents[1], check=True, timeout=30)  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return shown.stdout.strip() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -91,9 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="run only match-ups whose name contains this text")
     parser.add_argument("--workers", type=int, default=1, help="harness processes per match-up")
     parser.add_argument("--summary", action="store_true", help="print the table of the files in --out and stop")
+    parser.add_argument("--prefix", default="", help="with --summary: the data files' names under research/evals/")
     args = parser.parse_args(argv)
     if args.summary:
-        print(summary(args.out))
+        print(summary(args.out, args.prefix))
         return
     args.out.mkdir(parents=True, exist_ok=True)
     for match_up in protocol(args.quick):
