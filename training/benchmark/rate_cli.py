@@ -1,0 +1,130 @@
+"""``smear-rl rate``: an agent's rating on a benchmark task, the tasks, their scales, and leaderboard rows.
+
+Examples::
+
+    smear-rl rate --tasks                                         # the tasks and what each is
+    smear-rl rate rule --task partnership                         # a bot (1000 by the scale's definition)
+    smear-rl rate runs/x/agent.pt --task partnership --json x.json   # a checkpoint (or an exported .npz)
+    smear-rl rate my_policies:act --task kitty_moon               # any function (observation, action_mask) -> action
+    smear-rl rate sb3:runs/sb3/model.zip --task partnership       # a Stable-Baselines3 model (also rllib:, torchrl:)
+    smear-rl rate --fit-scale --task partnership                  # the panel's round robin: a new published scale
+    smear-rl rate --table docs/benchmark/ratings/*.json           # leaderboard rows from rating files
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import shlex
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from training.benchmark.rate import Rating, rate
+from training.benchmark.scale import fit_scale
+from training.benchmark.tasks import list_tasks, load_task
+from training.cli import ArgumentParser, check_readable_file, check_writable_file, int_at_least
+from training.evaluate import EvalResult, report
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = ArgumentParser(
+        prog="smear-rl rate",
+        description="Rate an agent on a benchmark task: it plays the task's panel (random, rule, search, the shipped "
+        "agent) in duplicate games under the task's protocol, and its Bradley-Terry strength is read on the task's "
+        "published scale (random = 0, rule = 1000). See docs/benchmark/tasks.md.",
+        epilog="examples:" + __doc__.split("Examples::", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("agent", nargs="?", help="a bot name, checkpoint (.pt), exported .npz, module:function, "
+                        "file.py:function, sb3:PATH, rllib:PATH or torchrl:PATH")  # fmt: skip
+    parser.add_argument("--task", help="a task's name (smear-rl rate --tasks) or a task file (.toml)")
+    parser.add_argument("--name", help="what tables call the agent (default: the agent as given)")
+    parser.add_argument("--json", type=Path, help="write the rating (or with --fit-scale the scale) here as JSON")
+    parser.add_argument("--workers", type=int_at_least(1), default=None, help="processes (default: every core)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--tasks", action="store_true", help="list the tasks")
+    mode.add_argument("--fit-scale", action="store_true",
+                      help="play the panel's round robin and fit the task's scale (written beside the task file "
+                           "unless --json names another)")  # fmt: skip
+    mode.add_argument("--table", nargs="+", type=Path, metavar="RATING_JSON", help="leaderboard rows of rating files")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.tasks:
+            print(tasks_table())
+        elif args.table:
+            print(leaderboard([Rating.from_dict(json.loads(check_readable_file(p).read_text())) for p in args.table]))
+        else:
+            _rate_or_fit(parser, args)
+    except ValueError as err:
+        parser.error(str(err))
+
+
+def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if not args.task:
+        parser.error("--task is required: one of " + ", ".join(list_tasks()) + " (or a task file)")
+    if args.fit_scale == bool(args.agent):
+        parser.error("give an agent to rate, or --fit-scale without one")
+    task = load_task(args.task)
+    out = args.json or (task.scale_path if args.fit_scale else None)
+    if out is not None:  # before playing: an unwritable path would lose the whole run at its end
+        check_writable_file(out, "--json file")
+    progress = not args.no_progress
+    if args.fit_scale:
+        scale = fit_scale(task, args.workers, progress, on_pair=_print_pair)
+        print(scale.markdown())
+        scale.save(out)
+        print(f"\nscale written to {out}", file=sys.stderr)
+        return
+    rating = rate(args.agent, task, args.workers, progress, args.name, on_match_up=_print_pair)
+    command = f"smear-rl rate {shlex.quote(args.agent)} --task {shlex.quote(args.task)}"
+    rating = dataclasses.replace(rating, command=command + (f" --name {shlex.quote(args.name)}" if args.name else ""))
+    print("\n" + rating.markdown())
+    if out is not None:
+        rating.save(out)
+
+
+def _print_pair(result: EvalResult) -> None:
+    print(f"{result.agent_a} vs {result.agent_b}: {result.a.win_rate.as_text()} over {result.matches} games",
+          file=sys.stderr)  # fmt: skip
+
+
+def tasks_table() -> str:
+    """Every shipped task: its name, version, env id, panel and description."""
+    rows = []
+    for name in list_tasks():
+        task = load_task(name)
+        panel = ", ".join(f"{spec} x{games}" for spec, games in task.panel.items())
+        rows.append([name, str(task.version), task.env_id, panel, task.description])
+    return "\n".join(report.table(["task", "version", "env", "panel (games)", "what it is"], rows))
+
+
+def leaderboard(ratings: Sequence[Rating]) -> str:
+    """One table per task, best first: rating, win rate against each panel member, time a decision, command."""
+    by_task: dict[tuple[str, int], list[Rating]] = defaultdict(list)
+    for rating in ratings:
+        by_task[(rating.task, rating.task_version)].append(rating)
+    blocks = []
+    for (task, version), group in sorted(by_task.items()):
+        opponents = list(dict.fromkeys(m.opponent for r in group for m in r.match_ups))
+        header = ["agent", "rating [95% CI]", *(f"vs {o}" for o in opponents), "ms/decision", "command"]
+        rows = []
+        for r in sorted(group, key=lambda r: -r.rating):
+            rates = {m.opponent: f"{m.win_rate.value:.3f}" for m in r.match_ups}
+            time_cell = f"{r.mean_ms:.3g}" + ("" if r.within_time_limit else " (over)")
+            rows.append([r.name, r.rating_text(), *(rates.get(o, "-") for o in opponents), time_cell,
+                         f"`{r.command}`" if r.command else "-"])  # fmt: skip
+        blocks.append("\n".join([f"**{task}** v{version}", "", *report.table(header, rows)]))
+    return "\n\n".join(blocks)
+
+
+if __name__ == "__main__":
+    main()
