@@ -15,6 +15,7 @@ import pytest
 from tests.cli_helpers import assert_refused
 from training.benchmark import exploit_cli, rate_cli
 from training.benchmark.exploit import exploit
+from training.benchmark.leaderboard import leaderboard
 from training.benchmark.rate import Rating, rate, strength_of
 from training.benchmark.scale import Scale, fit_scale, load_scale
 from training.benchmark.tasks import load_task
@@ -186,8 +187,24 @@ def test_rate_prints_a_rating_and_writes_its_json_with_the_command(
     rating = Rating.from_dict(json.loads(out.read_text()))
     assert f"rating **{rating.rating_text()}**" in printed
     assert rating.command == f"smear-rl rate rule --task {tiny}"
-    rate_cli.main(["--table", str(out)])
-    assert f"| rule | {rating.rating_text()} | 1.000 | 0.500 |" in capsys.readouterr().out
+    table = leaderboard([rating], [load_scale(load_task(tiny))])
+    assert f"| rule | {rating.rating_text()} | 1.000 | 0.500 |" in table  # against random, itself, then neural
+    assert "| rule (panel) | 1000 | 0.850 | - |" in table  # the scale's round robin: random won 3 of 20
+    with pytest.raises(ValueError, match="ratings of tiny v1: no published scale of that task and version here"):
+        leaderboard([rating], [])
+
+
+def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
+    tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.plot import read_curve
+
+    (tmp_path / "snapshots.csv").write_text("train_minutes,decisions,agent\n1.5,1000,random\n3.0,2000,rule\n")
+    rate_cli.main(["--curve", str(tmp_path / "snapshots.csv"), "--task", str(tiny), "--games", "8", "--workers", "1",
+                   "--no-progress"])  # fmt: skip
+    assert "| 3.0 | 2,000 | 0.500 [" in capsys.readouterr().out  # rule against rule: every deal pair tied
+    (series,) = read_curve(tmp_path / "curve_tiny.csv").values()
+    assert [(p["train_minutes"], p["win_rate"]) for p in series][1] == (3.0, 0.5)
 
 
 @pytest.mark.parametrize(
@@ -199,6 +216,9 @@ def test_rate_prints_a_rating_and_writes_its_json_with_the_command(
         (["nobody", "--task", "TINY"], "unknown agent 'nobody' for minnesota"),
         (["rule", "--task", "TINY", "--json", "/nonexistent/x.json"], "folder '/nonexistent' does not exist"),
         (["--table", "/nonexistent.json"], "cannot be read"),
+        (["--curve", "/nonexistent.csv", "--task", "TINY"], "snapshots '/nonexistent.csv' cannot be read"),
+        (["--curve", "/nonexistent.csv"], "--task is required with --curve"),
+        (["--curve", "/nonexistent.csv", "--task", "TINY", "--games", "3"], "--games 3 is odd"),
         (["rule", "--task", "TINY", "--workers", "0"], "0 is out of range"),
     ],
 )

@@ -9,6 +9,7 @@ Examples::
     smear-rl rate sb3:runs/sb3/model.zip --task partnership       # a Stable-Baselines3 model (also rllib:, torchrl:)
     smear-rl rate --fit-scale --task partnership                  # the panel's round robin: a new published scale
     smear-rl rate --table docs/benchmark/ratings/*.json           # leaderboard rows from rating files
+    smear-rl rate --curve runs/sb3/snapshots.csv --task kitty_moon   # a run's snapshots against rule: its curve
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import dataclasses
 import json
 import shlex
 import sys
-from collections import defaultdict
-from collections.abc import Sequence
 from pathlib import Path
 
+from training.benchmark.curve import learning_curve, read_snapshots, write_curve
+from training.benchmark.leaderboard import leaderboard
 from training.benchmark.rate import Rating, rate
-from training.benchmark.scale import fit_scale
+from training.benchmark.scale import fit_scale, load_scale
 from training.benchmark.tasks import list_tasks, load_task
 from training.cli import ArgumentParser, check_readable_file, check_writable_file, int_at_least
 from training.evaluate import EvalResult, report
@@ -50,7 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--fit-scale", action="store_true",
                       help="play the panel's round robin and fit the task's scale (written beside the task file "
                            "unless --json names another)")  # fmt: skip
-    mode.add_argument("--table", nargs="+", type=Path, metavar="RATING_JSON", help="leaderboard rows of rating files")
+    mode.add_argument("--table", nargs="*", type=Path, metavar="RATING_JSON",
+                      help="the leaderboard: every shipped task's panel on its scale, with these ratings")  # fmt: skip
+    mode.add_argument("--curve", type=Path, metavar="SNAPSHOTS_CSV",
+                      help="play each snapshot a run listed against rule on the task's deals; writes "
+                           "curve_<task>.csv beside the list (the columns of the trainer's curve.csv)")  # fmt: skip
+    parser.add_argument("--games", type=int_at_least(2), default=200, help="with --curve: games a snapshot (even)")
     return parser
 
 
@@ -60,8 +66,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.tasks:
             print(tasks_table())
-        elif args.table:
-            print(leaderboard([Rating.from_dict(json.loads(check_readable_file(p).read_text())) for p in args.table]))
+        elif args.curve:
+            _curve(parser, args)
+        elif args.table is not None:
+            print(table_of([Rating.from_dict(json.loads(check_readable_file(p).read_text())) for p in args.table]))
         else:
             _rate_or_fit(parser, args)
     except ValueError as err:
@@ -92,9 +100,30 @@ def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         rating.save(out)
 
 
+def _curve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if not args.task:
+        parser.error("--task is required with --curve: one of " + ", ".join(list_tasks()) + " (or a task file)")
+    if args.games % 2:
+        parser.error(f"--games {args.games} is odd: expected an even number (each deal is played twice)")
+    snapshots = read_snapshots(args.curve)
+    task = load_task(args.task)
+    out = check_writable_file(args.curve.with_name(f"curve_{task.name}.csv"), "curve file")
+    points = learning_curve(snapshots, task, games=args.games, workers=args.workers, progress=not args.no_progress)
+    write_curve(points, out)
+    rows = ([f"{p.snapshot.train_minutes:.1f}", f"{p.snapshot.decisions:,}", p.win_rate.as_text()] for p in points)
+    print("\n".join(report.table(["minutes", "decisions", f"win rate vs rule [95% CI], {args.games} games"], rows)))
+    print(f"curve written to {out}", file=sys.stderr)
+
+
 def _print_pair(result: EvalResult) -> None:
     print(f"{result.agent_a} vs {result.agent_b}: {result.a.win_rate.as_text()} over {result.matches} games",
           file=sys.stderr)  # fmt: skip
+
+
+def table_of(ratings: list[Rating]) -> str:
+    """The leaderboard of the shipped tasks that have a published scale, with these ratings."""
+    scales = [load_scale(task) for task in map(load_task, list_tasks()) if task.scale_path.is_file()]
+    return leaderboard(ratings, scales)
 
 
 def tasks_table() -> str:
@@ -105,25 +134,6 @@ def tasks_table() -> str:
         panel = ", ".join(f"{spec} x{games}" for spec, games in task.panel.items())
         rows.append([name, str(task.version), task.env_id, panel, task.description])
     return "\n".join(report.table(["task", "version", "env", "panel (games)", "what it is"], rows))
-
-
-def leaderboard(ratings: Sequence[Rating]) -> str:
-    """One table per task, best first: rating, win rate against each panel member, time a decision, command."""
-    by_task: dict[tuple[str, int], list[Rating]] = defaultdict(list)
-    for rating in ratings:
-        by_task[(rating.task, rating.task_version)].append(rating)
-    blocks = []
-    for (task, version), group in sorted(by_task.items()):
-        opponents = list(dict.fromkeys(m.opponent for r in group for m in r.match_ups))
-        header = ["agent", "rating [95% CI]", *(f"vs {o}" for o in opponents), "ms/decision", "command"]
-        rows = []
-        for r in sorted(group, key=lambda r: -r.rating):
-            rates = {m.opponent: f"{m.win_rate.value:.3f}" for m in r.match_ups}
-            time_cell = f"{r.mean_ms:.3g}" + ("" if r.within_time_limit else " (over)")
-            rows.append([r.name, r.rating_text(), *(rates.get(o, "-") for o in opponents), time_cell,
-                         f"`{r.command}`" if r.command else "-"])  # fmt: skip
-        blocks.append("\n".join([f"**{task}** v{version}", "", *report.table(header, rows)]))
-    return "\n\n".join(blocks)
 
 
 if __name__ == "__main__":
