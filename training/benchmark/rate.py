@@ -16,7 +16,6 @@ its rating does not compare with those within it).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -26,7 +25,7 @@ from typing import Any
 from agents.registry import make_agent
 from smear_env.version import code_version
 from training.benchmark.bradley_terry import Strength, fit_one, pair_outcomes
-from training.benchmark.scale import Scale, deal_pair_scores, load_scale, panel_members
+from training.benchmark.scale import Scale, deal_pair_scores, load_scale, panel_members, write_json
 from training.benchmark.tasks import Task
 from training.evaluate import EvalResult, evaluate, report
 from training.evaluate.run import weights_of
@@ -111,7 +110,7 @@ class Rating:
         return cls(**data)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        write_json(path, self.to_dict())
 
     def rating_text(self) -> str:
         return f"{self.rating:.0f} [{self.low:.0f}, {self.high:.0f}]"

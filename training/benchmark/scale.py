@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -122,7 +123,7 @@ class Scale:
         return cls(**data)
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        write_json(path, self.to_dict())
 
     def markdown(self) -> str:
         """The members and their ratings, then the pairs' results."""
@@ -136,6 +137,14 @@ class Scale:
         lines += [f"- {p.a} vs {p.b}: {p.games} games, {p.wins}-{p.draws}-{p.losses}" for p in self.pairs]
         lines += [f"- {agent}: not on the scale ({why})" for agent, why in self.absent.items()]
         return "\n".join(lines)
+
+
+def write_json(path: str | Path, data: dict[str, Any]) -> None:
+    """``data`` as indented JSON with each list of numbers on one line (the deal pairs' scores stay compact)."""
+    text = json.dumps(data, indent=1)
+    text = re.sub(r"\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]",
+                  lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text)  # fmt: skip
+    Path(path).write_text(text + "\n")
 
 
 def load_scale(task: Task) -> Scale:
@@ -215,6 +224,8 @@ def fit_members(pairs: Sequence[PairRecord], weights: dict[str, str | None]) -> 
     members = []
     for spec, digest in weights.items():
         s = strengths[spec]
-        low, high = (s.value, s.value) if spec in ANCHORS else (s.low, s.high)  # the anchors define the scale
-        members.append(Member(spec, digest, s.value, *(SCALE_POINTS * v / unit for v in (s.value, low, high))))
+        ratings = [SCALE_POINTS * v / unit for v in (s.value, s.low, s.high)]
+        if spec in ANCHORS:  # the anchors define the scale: exactly 0 and 1000, no interval
+            ratings = [0.0 if spec == RANDOM else SCALE_POINTS] * 3
+        members.append(Member(spec, digest, s.value, *ratings))
     return tuple(members), unit
