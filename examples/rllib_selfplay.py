@@ -90,12 +90,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
             )
             if snapshots is not None and snapshots.due(minutes):
                 path = args.out / "snapshots" / f"module_{int(line['env_steps'])}"
-                algo.get_module("shared").save_to_path(str(path))
+                algo.get_module("shared").save_to_path(str(path.resolve()))  # RLlib takes absolute paths only
                 snapshots.add(f"rllib:{path}", minutes, int(line["env_steps"]))
             if args.minutes and minutes >= args.minutes:
                 break
         if args.out is not None:
-            algo.get_module("shared").save_to_path(str(args.out / "module"))
+            algo.get_module("shared").save_to_path(str((args.out / "module").resolve()))
             print(f"saved {args.out / 'module'}: smear-rl rate rllib:{args.out / 'module'} --task <task>")
     finally:
         algo.stop()
