@@ -27,6 +27,10 @@ The agent specs :func:`agents.registry.make_agent` resolves here (:func:`is_exte
                            the observation to logits
 =========================  ==================================================================
 
+A policy object that lives only in this process (a model in a notebook) is played by
+:func:`in_process`, which names it ``live:<n>`` while a ``with`` block lasts; only this
+process can build it, so whatever plays it must not spread the games over workers.
+
 A library's files are unpickled when loaded (SB3's zip, a torch module, an RLlib
 checkpoint): loading one runs code it names, so load only files you trust. The HTTP
 service never takes these specs from a request (its bots are names it lists).
@@ -40,12 +44,14 @@ loaders above do), so games replay from their seeds.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +68,24 @@ _NAME = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"  # a dotted Python name: a module, or
 
 #: the libraries whose saved policies load by a prefix (``sb3:model.zip``); each is also the extra that installs it
 LIBRARIES = ("sb3", "rllib", "torchrl")
+LIVE = "live"  # the prefix of a policy object of this process (in_process)
+_LIVE: dict[str, PolicyFn] = {}  # live:<n> -> its policy, while its in_process block lasts
+_LIVE_NUMBERS = itertools.count()
+
+
+@contextlib.contextmanager
+def in_process(policy: Any) -> Iterator[str]:
+    """An agent spec, ``live:<n>``, for a policy object of this process, valid inside the ``with`` block.
+
+    ``policy`` is what ``module:name`` may name: a function ``(observation, action_mask) ->
+    action`` or an object with SB3's ``predict``.
+    """
+    spec = f"{LIVE}:{next(_LIVE_NUMBERS)}"
+    _LIVE[spec] = _as_function(spec, policy)
+    try:
+        yield spec
+    finally:
+        del _LIVE[spec]
 
 
 def is_external(spec: str) -> bool:
@@ -74,7 +98,7 @@ def is_external(spec: str) -> bool:
     head, colon, tail = spec.partition(":")
     if not colon or not tail:
         return False
-    if head in LIBRARIES:
+    if head in (*LIBRARIES, LIVE):
         return True
     if head == "sample" or tail.endswith((".pt", ".npz")) or not re.fullmatch(_NAME, tail):
         return False
@@ -89,6 +113,10 @@ def external_agent(spec: str, rules: AnyRules, seed: int | None = None) -> Polic
 def load_policy(spec: str) -> PolicyFn:
     """The policy function ``spec`` names, loaded once per process; ``ValueError`` saying what is wrong."""
     head, _, tail = spec.partition(":")
+    if head == LIVE:
+        if spec not in _LIVE:
+            raise ValueError(f"policy {spec!r} is not a policy of this process (a worker process cannot play one)")
+        return _LIVE[spec]
     if head in LIBRARIES:
         path = Path(tail)
         if not path.exists():

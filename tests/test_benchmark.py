@@ -140,6 +140,14 @@ def test_a_rating_is_reproducible_and_round_trips_through_json(tiny: Path) -> No
     assert first.rating < 500
 
 
+def test_a_policy_object_is_rated_in_this_process_by_its_name(tiny: Path) -> None:
+    from tests.external_policies import first_legal
+
+    rating = rate(first_legal, load_task(tiny), workers=4)
+    assert rating.name == "first_legal" and rating.agent.startswith("live:")
+    assert rating.match_ups[0].win_rate.value > 0.5 > rating.match_ups[1].win_rate.value  # beats random, not rule
+
+
 def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest(tmp_path: Path) -> None:
     path = write_task(tmp_path, "house", rules='[rules]\nfollow = "follow_or_trump"\n')
     task = load_task(path)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import smear_env
-from agents.external import PolicyAgent, is_external, load_policy
+from agents.external import PolicyAgent, in_process, is_external, load_policy
 from agents.registry import make_agent
 from tests import external_policies
 from training.evaluate import evaluate
@@ -90,6 +90,16 @@ def test_a_python_file_a_predict_object_and_numpy_actions_all_play(tmp_path: Pat
         legal = view["legal_actions"]
         assert by_file.act(view, observation) == legal[1 % len(legal)]
         assert by_predict.act(view, observation) == by_numpy.act(view, observation) == max(legal)
+
+
+def test_a_policy_object_of_this_process_plays_while_its_block_lasts() -> None:
+    view, observation = _positions("minnesota", 1)[0]
+    with in_process(external_policies.predictor) as spec:
+        assert is_external(spec) and make_agent(spec, "minnesota", 0).act(view, observation) == max(
+            view["legal_actions"]
+        )
+    with pytest.raises(ValueError, match=f"policy '{spec}' is not a policy of this process"):
+        make_agent(spec, "minnesota", 0)
 
 
 def test_a_policy_plays_whole_evaluations_in_worker_processes() -> None:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.external import in_process
 from agents.registry import make_agent
 from smear_env.version import code_version
 from training.benchmark.bradley_terry import Strength, fit_one, pair_outcomes
@@ -148,7 +149,7 @@ def check_panel(task: Task, scale: Scale) -> dict[str, str]:
             f"task {task.name!r}: the panel is not the one its scale was fitted with: {'; '.join(changed)}; "
             "fit the scale again (smear-rl rate --fit-scale)"
         )
-    missing = {spec: why for spec, why in absent.items()}
+    missing = dict(absent)
     on_scale = {m.agent for m in scale.members}
     missing |= {spec: "it plays these rules now, but the scale was fitted without it" for spec in present
                 if spec not in on_scale}  # fmt: skip
@@ -162,14 +163,34 @@ def strength_of(match_ups: tuple[MatchUp, ...], scale: Scale) -> Strength:
 
 
 def rate(
-    agent: str,
+    agent: str | Any,
     task: Task,
     workers: int | None = None,
     progress: bool = False,
     name: str | None = None,
     on_match_up: Callable[[EvalResult], None] | None = None,
 ) -> Rating:
-    """Rate ``agent`` (any agent spec: a name, a checkpoint, an ``.npz``, a policy) on ``task``; see the module doc."""
+    """Rate ``agent`` on ``task``; see the module doc.
+
+    ``agent`` is any agent spec (a name, a checkpoint, an ``.npz``, a policy's spec), or a
+    policy object of this process: a function ``(observation, action_mask) -> action`` or an
+    object with SB3's ``predict``, played in this process alone (``workers`` is then 1).
+    """
+    if not isinstance(agent, str):
+        with in_process(agent) as spec:
+            return _rate(spec, task, 1, progress, name or getattr(agent, "__name__", type(agent).__name__),
+                         on_match_up)  # fmt: skip
+    return _rate(agent, task, workers, progress, name, on_match_up)
+
+
+def _rate(
+    agent: str,
+    task: Task,
+    workers: int | None,
+    progress: bool,
+    name: str | None,
+    on_match_up: Callable[[EvalResult], None] | None,
+) -> Rating:
     task.check_env()
     scale = load_scale(task)
     not_on_scale = check_panel(task, scale)
