@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
-from smear_env.version import code_version
+from smear_env.version import SOURCE_ROOT, code_version
 from training.benchmark.bradley_terry import fit_panel, pair_outcomes
 from training.benchmark.tasks import ANCHORS, NEURAL, Task, tasks_dir
 from training.evaluate import EvalResult, evaluate, report
@@ -185,7 +185,8 @@ def panel_members(task: Task) -> tuple[dict[str, str | None], dict[str, str]]:
         except ValueError as err:
             if spec.partition(":")[0] != NEURAL:
                 raise ValueError(f"task {task.name!r}: panel member {spec!r} cannot play its rules: {err}") from None
-            absent[spec] = f"no shipped agent plays these rules yet: {err}"
+            where = str(err).replace(f"{SOURCE_ROOT}/", "")  # the file as the repository names it, on any machine
+            absent[spec] = f"no shipped agent plays these rules yet: {where}"
     return present, absent
 
 
