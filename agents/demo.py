@@ -2,7 +2,7 @@
 
 Each hand's deal, bids, trump, tricks and score are printed as the match goes.
 Random players rarely make their bids, so a match among them can run long:
-``--max-hands`` stops it.
+the --max-hands option stops it.
 
 Examples::
 

@@ -1,9 +1,9 @@
 """What a Smear player knows at a decision: the facts every bot reasons with, as bit masks.
 
 A :class:`Knowledge` holds my hand, every card seen, the trick on the table,
-each seat's proven voids (``smear_env.observation.note_voids``: the one home of
-what a play proves), and which cards are still unseen. Rule-based play and
-determinized search both start here.
+the cards each seat has shown it lacks (``smear_env.observation.shown_lacks``,
+over ``note_voids``: the one home of what a play proves), and which cards are
+still unseen. Rule-based play and determinized search both start here.
 
 Two ways in, equal field for field (tested): :func:`knowledge_from_view` from the
 plain-dict view an agent receives (``smear_env.observation.player_view``; card
@@ -21,7 +21,7 @@ from typing import Any
 from smear_env import actions as A
 from smear_env.cards import SUITS, mask_of
 from smear_env.game import PHASE_NAMES, Game
-from smear_env.observation import SUIT_SLOTS, bid_value, card_id_of, mask_of_names, shown_voids
+from smear_env.observation import bid_value, card_id_of, mask_of_names, shown_lacks
 from smear_env.rules import Rules
 from smear_env.scoring import CARD_VALUES
 from smear_env.trump import TrumpTable, trump_table
@@ -44,7 +44,7 @@ class Knowledge:
     seen: int  # every card I know the place of: my hand, played cards, my discards, a called card nobody holds
     trick: list[tuple[int, int]]  # (seat, card) on the table
     tricks: list[Trick]  # the finished tricks of this hand
-    voids: list[int]  # per seat: effective suits (bit s) the seat has shown it lacks
+    lacks: list[int]  # per seat: cards it has shown it holds none of (suits it showed void in, jokers too)
     bidder: int  # the high bidder so far (-1: none)
     partner: int  # the called partner (-1: none, or nobody holds the called card)
     called_card: int  # the card the bidder called (-1: none)
@@ -91,10 +91,6 @@ def _seen(hand: int, discarded: int, played: list[int], called_card: int, partne
     return seen
 
 
-def _void_lists(voids: int, num_players: int) -> list[int]:
-    return [voids >> (SUIT_SLOTS * seat) & 0b1111 for seat in range(num_players)]
-
-
 def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
     """Masks and tables for the player whose view this is."""
     _check_rules(view.get("preset"), view.get("num_players"), rules)
@@ -118,7 +114,7 @@ def knowledge_from_view(view: dict[str, Any], rules: Rules) -> Knowledge:
         seen=_seen(hand, mask_of_names(view["my_discards"]), played, called, partner),
         trick=trick,
         tricks=tricks,
-        voids=_void_lists(shown_voids(tricks, trick, table, rules, called), rules.num_players),
+        lacks=shown_lacks(tricks, trick, table, rules, called),
         bidder=view["bidder"],
         partner=partner,
         called_card=called,
@@ -148,7 +144,7 @@ def knowledge_from_game(game: Game, seat: int, rules: Rules) -> Knowledge:
         seen=_seen(hand, game.discarded[seat], played, called, partner),
         trick=trick,
         tricks=tricks,
-        voids=_void_lists(shown_voids(tricks, trick, table, rules, called), rules.num_players),
+        lacks=shown_lacks(tricks, trick, table, rules, called),
         bidder=game.bidder,
         partner=partner,
         called_card=called,

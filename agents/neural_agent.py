@@ -70,8 +70,9 @@ from agents.match_odds import (
 )
 from agents.rule_bot import estimate_points, moon_wins_match
 from smear_env.actions import MOON, PASS, PLAY_BASE
-from smear_env.observation import OBSERVATION_VERSION, observation_size
+from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
 from smear_env.rules import Rules
+from smear_env.rules_features import feature_names
 from smear_env.signature import (
     DEFAULT_GAME,
     AnyRules,
@@ -172,8 +173,13 @@ class Policy:
         """A digest of the weights alone (not the layout's file name or training notes): one network under any path.
 
         Two evaluations of the same network, one from a run's folder and one from its
-        shipped copy, are one match-up; this is how the pool tells (``training.pool``).
+        shipped copy, are one match-up; this is how the pool tells (``training.pool``). A
+        network widened to a newer observation layout (:func:`upgraded`) keeps the digest of
+        the weights as stored: it plays every move as before.
         """
+        return self.layout.get("stored_fingerprint") or self._digest()
+
+    def _digest(self) -> str:
         digest = hashlib.sha256()
         named = [*self.layers, self.head, self.value_head, *self.card_head]
         for array in (part for pair in named for part in pair):
@@ -193,20 +199,26 @@ class Policy:
             x = activate(x @ weight + bias)
         return x
 
-    def logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Masked logits for one observation vector or a batch ``[B, obs]`` (illegal actions at -1e9)."""
+    def logits(self, obs: np.ndarray, mask: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
+        """Masked logits for one observation vector or a batch ``[B, obs]`` (illegal actions at -1e9).
+
+        A card head reads each card's features (``[..., 54, F]``): ``features``, or read off ``obs`` under the
+        policy's own rules. A caller holding them already, read under the rules the game really plays (a teacher
+        labelling a house-rule game), passes them.
+        """
         weight, bias = self.head
         trunk = self._trunk(obs)
         out = trunk @ weight + bias
         if self.card_head:
-            out[..., PLAY_BASE:] += self._card_term(obs, trunk)
+            out[..., PLAY_BASE:] += self._card_term(obs, trunk, features)
         return np.where(mask != 0, out, ILLEGAL_LOGIT)
 
-    def _card_term(self, obs: np.ndarray, trunk: np.ndarray) -> np.ndarray:
+    def _card_term(self, obs: np.ndarray, trunk: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
         """What the card head adds to each card's play logit (training.model.CardHeadNet.forward)."""
         (w0, b0), (w1, b1), (wg, bg), (wb, bb) = self.card_head
-        features = card_features(obs, self.rules, len(w0))
-        codes = np.maximum(features @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
+        if features is None:
+            features = card_features(obs, self.rules, len(w0))
+        codes = np.maximum(features[..., : len(w0)] @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
         return (codes * (trunk @ wg + bg)[..., None, :]).sum(-1) + (codes @ wb + bb)[..., 0]
 
     def value(self, obs: np.ndarray) -> np.ndarray:
@@ -248,32 +260,38 @@ def _card_head(layout: dict[str, Any], last: int, pair: Any, where: str) -> tupl
 
 
 def upgraded(policy: Policy) -> Policy:
-    """A policy of observation layout 1 as one of the current layout, computing exactly the same function.
+    """A policy of an older observation layout as one of the current layout, computing exactly the same function.
 
-    Layout 2 keeps every input of layout 1 in place and appends new ones, so the
-    first layer gains zero weights for them: the network ignores what it was never
-    trained on (``training.checkpoint.upgrade`` does the same for checkpoints). The
-    layout records ``upgraded_from``. Any other layout, or a size that is not
-    layout 1's for its rules, is left as it is, for :meth:`Policy.differences` to
+    Every input of layouts 1 and 2 has its place in layout 3, and a layout 3 network's
+    rules inputs have theirs by name (``smear_env.observation.input_positions``): the
+    first layer's rows move there, and the inputs the network never saw (the seats
+    past its table's, the rules block, an option declared since) get zero rows, so it
+    ignores them. The layout records ``upgraded_from``. A layout no map reads, or a size
+    that does not match its rules, is left as it is, for :meth:`Policy.differences` to
     refuse saying what differs.
     """
     layout = policy.layout
-    if layout.get("game", DEFAULT_GAME) != DEFAULT_GAME:
-        return policy  # only Smear had a layout 1
-    if layout.get("observation_version") != 1 or not isinstance(layout.get("rules"), dict):
-        return policy
+    if layout.get("game", DEFAULT_GAME) != DEFAULT_GAME or not isinstance(layout.get("rules"), dict):
+        return policy  # only Smear's layout has changed
     try:
         players = policy.rules.num_players
-    except ValueError:
-        return policy  # rules this version cannot load: refused by differences() with the rest
-    old, new = observation_size(players, version=1), observation_size(players)
+        positions = input_positions(players, layout.get("observation_version"), layout.get("rules_features"))
+    except (ValueError, TypeError):
+        return policy  # rules or a layout this version cannot read: refused by differences() with the rest
     (weight, bias), *rest = policy.layers
-    if layout.get("observation_size") != old or weight.shape[0] != old:
+    if positions is None or layout.get("observation_size") != len(positions) or weight.shape[0] != len(positions):
         return policy
+    new = observation_size(players)
     wide = np.zeros((new, weight.shape[1]), np.float32)
-    wide[:old] = weight
+    wide[positions] = weight
     wide.setflags(write=False)
-    layout = layout | {"observation_version": OBSERVATION_VERSION, "observation_size": new, "upgraded_from": 1}
+    upgrade = {
+        "observation_version": OBSERVATION_VERSION,
+        "observation_size": new,
+        "rules_features": feature_names(),
+        "stored_fingerprint": policy.fingerprint,
+    }  # the network as stored: widening it changes no move
+    layout = layout | upgrade | {"upgraded_from": layout.get("observation_version")}
     return Policy(layout, ((wide, bias), *rest), policy.head, policy.value_head, policy.card_head)
 
 

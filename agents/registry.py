@@ -17,6 +17,7 @@ preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it. A policy
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Callable
 from pathlib import Path
@@ -126,8 +127,10 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
             raise ValueError(f"agent {spec!r}: {err}") from None
     if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
         raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
+    close = difflib.get_close_matches(name, sorted(table), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ValueError(
-        f"unknown agent {spec!r} for {preset}: expected one of {', '.join(sorted(table))}, a checkpoint, "
+        f"unknown agent {spec!r} for {preset}{hint}: expected one of {', '.join(sorted(table))}, a checkpoint, "
         f"or a policy (module:function, file.py:function, {', '.join(f'{lib}:PATH' for lib in LIBRARIES)})"
     )
 
@@ -144,13 +147,14 @@ _NEURAL_OPTIONS = _options_of(NeuralAgent, leading=3)
 
 
 def _shipped_neural(rules: Any, seed: int | None, **options: Any) -> Agent:
-    """The agent shipped for the rules' preset (``agents/shipped/``); it refuses house rules it was not trained for.
+    """The shipped agent that plays the rules (``agents/shipped/``): the preset's own on its preset's rules, the
+    universal agent on any other rule set (house rules, another number of players), where it is shipped.
 
     ``options``: ``NeuralAgent``'s (``greedy``, ``match_moon``, ``pass_bias``, the moon call's), as there.
     """
-    from agents.shipped import shipped_policy_path
+    from agents.shipped import neural_policy_path
 
-    return NeuralAgent(shipped_policy_path(rules.name), rules, seed, **options)
+    return NeuralAgent(neural_policy_path(rules), rules, seed, **options)
 
 
 # agent_options and the option parser read a factory's signature: give this one NeuralAgent's options

@@ -2,10 +2,11 @@
 
 For a card to play, the bot samples the hidden cards many times, each sample
 consistent with everything it has seen: cards played, its own discards, the
-voids other seats showed (neither following nor, where trumping in is allowed,
-trumping), hand sizes and a revealed called card, and (where trumps are
-discarded only when forced) trumps lying in hands rather than among the
-discards. Each sample is solved by alpha-beta over the hand's score: the points
+cards other seats showed they lack (``shown_lacks``: a suit neither followed
+nor, where trumping in is allowed, trumped; under ``joker_follows_trump`` the
+jokers too, after a plain card on a trump lead), hand sizes and a revealed
+called card, and (where trumps are discarded only when forced) trumps lying in
+hands rather than among the discards. Each sample is solved by alpha-beta over the hand's score: the points
 settled by who holds a card (High/Low "played") plus those the play decides
 (captured point cards and Game), with the bid made or set, my side maximizing
 its score change over the best other side's; the move with the best average
@@ -52,7 +53,7 @@ from smear_env.cards import cards_of, mask_of
 from smear_env.checks import as_int, as_real
 from smear_env.game import BID, PLAY, TRUMP, Deal, Game
 from smear_env.rules import Rules
-from smear_env.trump import TrumpTable, trick_winner
+from smear_env.trump import TrumpTable, playable_cards, trick_winner
 
 #: presets (by ``Rules.name``, so house variants follow their preset) on which search bids as the
 #: rule bot: on minnesota (4-card kitty, bids 2 to 4) rollout bids and trump scored -0.14 +/- 0.18
@@ -368,7 +369,7 @@ def sample_hands(k: Knowledge, rng: random.Random, tries: int = 50) -> list[int]
 def _deal_cards(
     cards: list[int], hands: list[int], need: list[int], k: Knowledge, t: TrumpTable, rng: random.Random
 ) -> bool:
-    """Place each card on a seat with room that is not void in its suit, or out of play.
+    """Place each card on a seat with room that has not shown it lacks the card, or out of play.
 
     Each destination is chosen with probability proportional to the room it has left,
     which deals uniformly among the deals that fit. With ``trumps_first`` ordering (the
@@ -378,8 +379,7 @@ def _deal_cards(
     out_room = len(cards) - sum(need[s] for s in seats)
     trumps_in_hands = k.rules.discard_trump != "free"
     for card in cards:
-        suit_bit = 1 << t.effective_suit[card] if t.effective_suit[card] >= 0 else 0
-        options = [s for s in seats if need[s] > 0 and not k.voids[s] & suit_bit]
+        options = [s for s in seats if need[s] > 0 and not k.lacks[s] >> card & 1]
         rooms = [need[s] for s in options]
         is_trump = t.trump_mask >> card & 1
         if out_room > 0 and not (trumps_in_hands and is_trump and options):
@@ -469,12 +469,7 @@ class _Solver:
                 called = self.k.called_card
                 if hand >> called & 1:
                     return [called]
-            led = t.effective_suit[trick[0][1]]
-            follow = hand & t.suit_masks[led]
-            if follow:
-                if self.r.follow == "follow_or_trump" and led != t.trump:
-                    follow |= hand & t.trump_mask
-                hand = follow | (hand & t.free)  # a joker that is not a trump may always be played
+            hand = playable_cards(hand, t.effective_suit[trick[0][1]], t, self.r)
         cards = cards_of(hand)
         cards.sort(key=lambda c: -t.power[c] - (100 if t.trump_mask >> c & 1 else 0))
         return cards

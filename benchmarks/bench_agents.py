@@ -1,6 +1,6 @@
 """Time per decision of each agent: ``smear-rl bench agents`` (the code is :mod:`smear_rl.bench`).
 
-python benchmarks/bench_agents.py --preset ten_point --agents rule random checkpoints/ten_point.pt --decisions 2000
+python benchmarks/bench_agents.py --preset ten_point --agents rule random agents/shipped/ten_point.npz --decisions 2000
 """
 
 from smear_rl.bench import agents_main

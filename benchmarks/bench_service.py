@@ -84,8 +84,9 @@ def start_server(port: int, extra: list[str]) -> subprocess.Popen:
             time.sleep(0.2)
 
 
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds used so far by a process and its children (Linux /proc): the server's cost, whatever the load."""
+def tree_cpu_seconds(pid: int, children: bool = True) -> float:
+    """CPU seconds used so far by a process and (unless told not to) its children (Linux /proc): the server's cost,
+    whatever the load."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -93,7 +94,7 @@ def tree_cpu_seconds(pid: int) -> float:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent's pid
+        if int(stat.parent.name) == pid or (children and int(fields[1]) == pid):  # fields[1]: the parent's pid
             total += (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
     return total
 
@@ -290,11 +291,15 @@ def main() -> None:
                     flush=True,
                 )
     finally:
-        server.terminate()
-        try:
-            server.wait(60)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(60)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 if __name__ == "__main__":

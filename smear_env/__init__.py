@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,7 @@ __all__ = [
     "Deal",
     "Game",
     "Rules",
+    "check_preset",
     "env",
     "format_action",
     "format_card",
@@ -55,12 +57,23 @@ def list_presets() -> list[str]:
     return list_smear_presets() + sorted(OTHER_GAMES)
 
 
+def check_preset(preset: str) -> None:
+    """Refuse a name that is no game here, naming the closest one and every one (other games included)."""
+    presets = list_presets()
+    if preset not in presets:
+        close = difflib.get_close_matches(preset, presets, n=1) if isinstance(preset, str) else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown preset {preset!r}{hint}: expected one of {', '.join(presets)}")
+
+
 def _module_for(preset: str | None, rules: Any) -> Any:
     """The env module of ``preset``, or of the game ``rules`` belong to when no preset is named."""
     if preset is None:
         preset = getattr(rules, "name", None)
     if not isinstance(preset, str | None):
         raise ValueError(f"preset {preset!r} is not a name: expected one of {', '.join(list_presets())}")
+    if preset is not None and rules is None:  # house rules keep their own name, which need not be a preset's
+        check_preset(preset)
     return importlib.import_module(OTHER_GAMES.get(preset or "", "smear_env.aec"))
 
 

@@ -69,7 +69,7 @@ from smear_env.rules import Rules, get_rules
 #: card first. Records stay replayable: they carry their full rules, and the old rule is discard_trump =
 #: "when_forced", which records of version 1 name. 3: the hand reward of a minnesota moon made from a score of
 #: zero or less is the score it moved (0 from 0), where 2 paid the points taken (4).
-ENV_VERSION = 3
+ENV_VERSION = 4
 
 
 class raw_env(CardGameEnv):

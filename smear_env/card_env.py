@@ -19,7 +19,6 @@ step) raise ``RuntimeError`` saying what to call instead.
 
 from __future__ import annotations
 
-import operator
 from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
-from smear_env.checks import as_choice, as_int, as_real, check_names
+from smear_env.checks import as_choice, as_int, as_real, check_names, integer_or_none
 
 #: the keys ``reset(options=...)`` accepts: a fixed deal, fixed deals for successive hands, the first
 #: dealer, and the teams' starting scores (a match resumed part-way)
@@ -326,12 +325,10 @@ class CardGameEnv(AECEnv):
 
     def _action_id(self, action: Any) -> int:
         """``action`` as a plain int: numpy integers pass; a bool, a float, a string or None is refused."""
-        try:
-            if isinstance(action, bool):
-                raise TypeError
-            return operator.index(action)  # inline rather than as_int: numpy ints take this path every step
-        except TypeError:
+        number = integer_or_none(action)  # rather than as_int: numpy ints take this path every step
+        if number is None:
             raise ValueError(
                 f"action {action!r} ({type(action).__name__}) is not an action id: expected an int in "
                 f"0..{self.num_actions - 1} (numpy integers are fine)"
-            ) from None
+            )
+        return number

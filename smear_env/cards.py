@@ -20,6 +20,8 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from smear_env.checks import as_int
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 NUM_CARDS = 54
@@ -51,7 +53,9 @@ def rank_of(card: int) -> int:
 
 
 def format_card(card: int) -> str:
-    """``TH``-style name of a card id."""
+    """``TH``-style name of a card id (an int; numpy integers too, not a bool or a float)."""
+    if type(card) is not int:
+        card = as_int(card, "card id", 0, NUM_CARDS - 1)
     if card == JOKER1:
         return "JK"
     if card == JOKER2:
@@ -104,6 +108,8 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Space separated names of card ids, in the order given."""
+    if isinstance(cards, str) or not hasattr(cards, "__iter__"):
+        raise ValueError(f"{cards!r} is not a list of card ids: expected ints 0..{NUM_CARDS - 1}")
     return " ".join(format_card(c) for c in cards)
 
 

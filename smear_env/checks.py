@@ -11,11 +11,14 @@ Pure Python: no numpy import (numpy scalars still pass, through the protocols ab
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import numbers
 import operator
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def _bounds_text(low: float | None, high: float | None, low_open: bool = False, high_open: bool = False) -> str:
@@ -50,6 +53,59 @@ def as_int(value: Any, what: str, low: int | None = None, high: int | None = Non
     if (low is not None and number < low) or (high is not None and number > high):
         raise ValueError(f"{what} {number} is out of range: expected an integer{_bounds_text(low, high)}".strip())
     return number
+
+
+def integer_or_none(value: Any) -> int | None:
+    """``value`` as a plain ``int`` if it is an integer (numpy ones too), else None: a bool, a float or text.
+
+    For callers that refuse with their own message (an illegal move names the legal ones).
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def as_seed(value: Any, what: str = "seed") -> int | None:
+    """A seed for ``random.Random``: None, or an integer (numpy ones too), as a plain ``int``.
+
+    ``random.Random`` would also take a float, a string or bytes (and raise a ``TypeError`` for a list):
+    a record keeps the seed as an integer, so only an integer replays.
+    """
+    return None if value is None else as_int(value, what)
+
+
+def as_bool(value: Any, what: str) -> bool:
+    """``value`` if it is ``True`` or ``False``: a flag given ``1``, ``"no"`` or ``None`` is a mistake, not a flag."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} {value!r} is not true or false: expected a bool")
+    return value
+
+
+def options_by_name(example: str, check: Callable[[dict[str, Any]], None]) -> Callable[[type[T]], type[T]]:
+    """Class decorator for a dataclass of options: a value given by position, or under a name it does not declare,
+    is a ``ValueError`` (``check`` names the unknown one), where the generated ``__init__`` raises a ``TypeError``
+    or, by position, takes the value as its first field (``Rules("ten_point")`` built default options named
+    ten_point). ``example`` shows how to give them; ``help()`` and ``inspect.signature`` still show the fields."""
+
+    def decorate(cls: type[T]) -> type[T]:
+        init = cls.__init__
+
+        @functools.wraps(init)
+        def __init__(self: T, *args: Any, **options: Any) -> None:
+            if args:
+                raise ValueError(
+                    f"{cls.__name__} takes its options by name, not {args!r} by position: expected e.g. {example}"
+                )
+            check(options)
+            init(self, **options)
+
+        cls.__init__ = __init__  # type: ignore[method-assign]
+        return cls
+
+    return decorate
 
 
 def as_real(

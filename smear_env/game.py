@@ -25,18 +25,17 @@ from __future__ import annotations
 
 import copy
 import numbers
-import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from smear_env import actions as A
-from smear_env.cards import JOKERS_MASK, card_ids, cards_of, format_cards, mask_of, parse_cards, parse_deal, shuffle
-from smear_env.checks import as_int
+from smear_env.cards import JOKERS_MASK, card_ids, cards_of, format_cards, mask_of, parse_deal, shuffle
+from smear_env.checks import as_bool, as_int, as_seed, integer_or_none
 from smear_env.records import replay_record
 from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.scoring import HandResult, Trick, as_tricks, score_hand
-from smear_env.trump import TrumpTable, trick_winner, trump_table
+from smear_env.trump import TrumpTable, playable_cards, trick_winner, trump_table
 
 ENGINE_VERSION = 1
 
@@ -104,7 +103,7 @@ class Deal:
     @classmethod
     def parse(cls, hands: list[str], kitty: str = "", stock: str = "") -> Deal:
         """A deal from card strings, e.g. ``Deal.parse(["AS KS ...", ...], stock="2C 3C")``."""
-        return cls([parse_cards(h) for h in hands], parse_cards(kitty), parse_cards(stock))
+        return cls.from_dict({"hands": hands, "kitty": kitty, "stock": stock})
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,7 +119,10 @@ class Deal:
         A determinized guess at what the others hold: search samples its worlds with it, the moon drill
         its play-outs. The other seats are filled in seat order, then the kitty and the stock.
         """
-        held = set(hand)
+        if not isinstance(rules, Rules) or not isinstance(rng, random.Random):
+            raise ValueError(f"Deal.around({rules!r}, ..., {rng!r}): expected Smear Rules and a random.Random")
+        seat = as_int(seat, "seat", 0, rules.num_players - 1)
+        held = set(card_ids(hand, "hand"))
         others = [c for c in rules.deck if c not in held]
         rng.shuffle(others)
         hands, at = [], 0
@@ -157,15 +159,20 @@ class Game:
         scores: list[int] | tuple[int, ...] | None = None,
         hands_played: int = 0,
     ) -> None:
+        if not isinstance(rules, str | Rules):
+            raise ValueError(
+                f"rules {rules!r} are not Smear rules: expected a preset name (smear_env.list_presets()) "
+                "or a smear_env.Rules"
+            )
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         start_scores = [0] * self.rules.num_teams if scores is None else check_scores(self.rules, scores)
         self.start_hands_played = _check_hands_played(self.rules, hands_played)
         self.start_scores = tuple(start_scores)
         self.num_players = self.rules.num_players
         self.teams = [self.rules.team_of(s) for s in range(self.num_players)]  # match team of each seat
-        self.single_hand = single_hand  # the match ends after one scored hand
-        self._seed = seed
-        self._rng = random.Random(seed)
+        self.single_hand = as_bool(single_hand, "single_hand")  # the match ends after one scored hand
+        self._seed = as_seed(seed)
+        self._rng = random.Random(self._seed)
         if deals is not None and not isinstance(deals, list | tuple):
             raise ValueError(f"deals {deals!r} is not a list: expected a list of Deal, one per hand")
         # every given deal is checked (and copied) now, so a bad one fails before any hand is played
@@ -402,23 +409,18 @@ class Game:
             return hand
         if not self.tricks and seat == self.partner and hand >> self.called_card & 1:
             return 1 << self.called_card
-        led = t.effective_suit[self.trick[0][1]]
-        follow = hand & t.suit_masks[led]
-        if not follow:
-            return hand
-        if r.follow == "strict" or led == self.trump:
-            return follow | (hand & t.free)
-        return follow | (hand & (t.trump_mask | t.free))
+        return playable_cards(hand, t.effective_suit[self.trick[0][1]], t, r)
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
-        """Apply the move of the player on turn; raises ``ValueError`` if illegal (state unchanged)."""
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise ValueError(self._illegal_message(action)) from None
-        if not 0 <= action < A.NUM_ACTIONS or not self.legal_mask() >> action & 1:
+        """Apply the move of the player on turn; raises ``ValueError`` if illegal (state unchanged).
+
+        ``action`` is an int (numpy integers too); a bool is refused: ``apply(False)`` playing action 0 is a bug.
+        """
+        number = action if type(action) is int else integer_or_none(action)
+        if number is None or not 0 <= number < A.NUM_ACTIONS or not self.legal_mask() >> number & 1:
             raise ValueError(self._illegal_message(action))
+        action = number
         self.history.append(action)
         self._legal = -1
         phase = self.phase
@@ -439,7 +441,8 @@ class Game:
         try:
             label = f"{A.format_action(action)!r} ({action})"  # type: ignore[arg-type]
         except (ValueError, TypeError):
-            label = f"{action!r} (out of range: action ids are ints 0..{A.NUM_ACTIONS - 1})"
+            problem = "out of range" if type(action) is int else f"a {type(action).__name__}, not an action id"
+            label = f"{action!r} ({problem}: action ids are ints 0..{A.NUM_ACTIONS - 1})"
 
         if self.phase == OVER:
             return f"action {label} is illegal: the match is over"

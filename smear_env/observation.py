@@ -7,43 +7,50 @@ look, so building it every step stays cheap. Seats in it are relative to the
 observing player: relative seat ``k`` is the player ``k`` places to the left
 (clockwise), 0 being the player.
 
-With ``N`` players and card blocks of 54 (card ids of :mod:`smear_env.cards`):
+Card blocks are 54 wide (card ids of :mod:`smear_env.cards`) whatever the deck, and every
+per-seat block has ``S = max(N, 6)`` slots with ``N`` players: relative seats ``N`` to ``S - 1`` stay
+zero, so tables of two to six players all read one vector of one size (layout version 3):
 
 =====================  ===========  ================================================
 block                  size         meaning
 =====================  ===========  ================================================
 hand                   54           cards in my hand
 my_discards            54           cards I put out of play (discards, blinds)
-played[k]              54 x N       cards relative seat k has played to tricks
+played[k]              54 x S       cards relative seat k has played to tricks
 trick                  54           cards in the trick on the table
 won_mine               54           cards in tricks my side has won
 won_others             54           cards in tricks other sides have won
 called_card            54           the card the bidder called (called partner)
 phase                  6            one-hot: bid, trump, call, discard, play, over
 trump                  4            one-hot trump suit C D H S (all 0 before it is set)
-dealer                 N            one-hot relative seat of the dealer
-bidder                 N            one-hot relative seat of the bidder (the high bidder so far while bidding)
-partner                N            one-hot relative seat of the called partner, if any
-leader                 N            one-hot relative seat that led the current trick
-bids[k]                14 x N       one-hot per relative seat: none yet, pass, 1..11, moon
+dealer                 S            one-hot relative seat of the dealer
+bidder                 S            one-hot relative seat of the bidder (the high bidder so far while bidding)
+partner                S            one-hot relative seat of the called partner, if any
+leader                 S            one-hot relative seat that led the current trick
+bids[k]                14 x S       one-hot per relative seat: none yet, pass, 1..11, moon
 high_bid               1            highest bid / 12 (moon = 1)
-discard_counts         N            cards each relative seat has discarded / 24
-drawn_counts           N            cards each relative seat took from kitty or stock / 24
+discard_counts         S            cards each relative seat has discarded / 24
+drawn_counts           S            cards each relative seat took from kitty or stock / 24
 tricks_done            1            tricks completed / tricks per hand
-scores                 N            match score of each relative seat's team / target, clipped to [-1, 1]
+scores                 S            match score of each relative seat's team / target, clipped to [-1, 1]
 hands_progress         1            hands played / hands in the match (fixed-length matches; else 0)
 out_of_play            54           cards I know are out of play this hand: my discards and a called card nobody holds
-voids[k]               4 x N        suits C D H S relative seat k has shown it holds none of (trump's slot: no trump)
-my_side                N            relative seats on my scoring side this hand (my team; a called partner once called)
-need                   N            points relative seat k's team still needs / max hand points, clipped to [0, 1]
+voids[k]               4 x S        suits C D H S relative seat k has shown it holds none of (trump's slot: no trump)
+my_side                S            relative seats on my scoring side this hand (my team; a called partner once called)
+need                   S            points relative seat k's team still needs / max hand points, clipped to [0, 1]
 only_bids_win          1            1 when a side can win the match only at the end of a hand it bid and made
+rules                  R            the rule options (:mod:`smear_env.rules_features`: R = RULES_FEATURES)
 =====================  ===========  ================================================
 
-Total ``81 N + 392`` floats: 716 for 4 players, 797 for 5, 878 for 6. Layout version 2
-(:data:`OBSERVATION_VERSION`): version 1 was the blocks up to ``hands_progress``
-(``75 N + 337`` floats), unchanged here; the last five blocks are new, so a version 1
-network reads a version 2 vector through zero weights on them
-(``training.checkpoint.upgrade``).
+Total ``81 S + 392 + R`` floats, the same for every table of up to six players
+(:data:`OBSERVATION_VERSION` 3). Version 2 was these blocks without ``rules``, with ``N``
+slots per seat instead of ``S`` (``81 N + 392`` floats: 716 for 4 players); version 1 was
+version 2's blocks up to ``hands_progress`` (``75 N + 337``). Every input of an older
+vector has its place in the new one (:func:`older_positions`), so a network of layout 1
+or 2 reads a version 3 vector through its own weights moved there and zero weights
+everywhere else, computing exactly what it did (``agents.neural_agent.upgraded``,
+``training.checkpoint.upgrade``). The observers build the version 2 vector of the
+table's ``N`` seats (:func:`compact_layout`), then widen it.
 
 What a play proves (:func:`note_voids`, shared with the bots' :mod:`agents.knowledge`):
 a follower who plays a card of another effective suit than the one led holds none of
@@ -54,8 +61,12 @@ play any card, trumps kept or not). Where the bidder must lead a trump to the fi
 trick if able (``first_lead = "trump"``), a first lead of another suit proves the
 bidder holds no trump; the called partner's forced play of the called card to the
 first trick proves nothing. A joker that is not a trump (``joker_rank = "not_trump"``)
-may be played at any time and its lead obliges nobody: neither proves a void. A void
+may be played at any time and its lead obliges nobody: neither proves a void, except
+that under ``joker_follows_trump`` a joker answers a trump lead as a trump does, so a
+plain card on a trump lead proves the player holds neither a trump nor a joker. A void
 shown stays true for the rest of the hand (no card reaches a hand once play has started).
+The vector's void blocks have a slot per suit and none for jokers;
+:func:`shown_lacks` gives each seat's proven absences as cards, jokers included.
 
 Need: under ``match_end = "target"`` the target less the team's score (0 once
 reached); in fixed-length matches the leading team's score less the team's. One
@@ -72,19 +83,30 @@ import numpy as np
 
 from smear_env import actions as A
 from smear_env.cards import NUM_CARDS, SUITS, format_card, mask_of, parse_card, parse_cards
+from smear_env.checks import as_int
 from smear_env.game import PHASE_NAMES, PLAY, Game
 from smear_env.rules import Rules
+from smear_env.rules_features import RULES_FEATURES, feature_names, rules_features
 from smear_env.trump import TrumpTable, trump_table
 
 #: the layout version checkpoints and exports record; bump it whenever the layout below changes
-OBSERVATION_VERSION = 2
+OBSERVATION_VERSION = 3
+#: seat slots of every per-seat block: a table of up to this many players reads one vector size
+MAX_SEATS = 6
 NUM_CARD_BLOCKS_FIXED = 6  # hand, my_discards, trick, won_mine, won_others, called_card
 BID_SLOTS = 14
 SUIT_SLOTS = 4  # void bits per seat: C D H S (effective suits)
 
 
 def layout(num_players: int) -> list[tuple[str, int, int]]:
-    """(block name, start, size) of every block of the vector, in order."""
+    """(block name, start, size) of every block of the vector (layout 3), in order."""
+    blocks = compact_layout(max(num_players, MAX_SEATS))
+    _, start, size = blocks[-1]
+    return [*blocks, ("rules", start + size, RULES_FEATURES)]
+
+
+def compact_layout(num_players: int) -> list[tuple[str, int, int]]:
+    """The blocks of layout 2: every block but ``rules``, with exactly ``num_players`` slots per seat."""
     n = num_players
     sizes = [("hand", 54), ("my_discards", 54)]
     sizes += [(f"played[{k}]", 54) for k in range(n)]
@@ -105,12 +127,53 @@ def layout(num_players: int) -> list[tuple[str, int, int]]:
 
 
 def observation_size(num_players: int, version: int = OBSERVATION_VERSION) -> int:
-    """Floats in the vector for ``num_players`` (of layout ``version``: 1 or the current 2)."""
+    """Floats in the vector for ``num_players`` (of layout ``version``: 1, 2 or the current 3)."""
     if version == 1:
         return 75 * num_players + 337
+    if version == 2:
+        return 81 * num_players + 392
     if version != OBSERVATION_VERSION:
-        raise ValueError(f"observation layout version {version!r} is unknown: expected 1 or {OBSERVATION_VERSION}")
-    return 81 * num_players + 392
+        raise ValueError(f"observation layout version {version!r} is unknown: expected 1, 2 or {OBSERVATION_VERSION}")
+    return 81 * max(num_players, MAX_SEATS) + 392 + RULES_FEATURES
+
+
+def older_positions(num_players: int, version: int) -> np.ndarray:
+    """Where each input of a layout ``version`` (1 or 2) vector for ``num_players`` sits in the layout 3 vector.
+
+    Layout 1 is layout 2's first inputs, and every block of layout 2 is the same block
+    of layout 3 with its first ``num_players`` seat slots, so the map is one index per input.
+    """
+    size = observation_size(num_players, version)  # refuses an unknown version
+    if version == OBSERVATION_VERSION:
+        return np.arange(size)
+    wide = {name: start for name, start, _ in layout(num_players)}
+    positions = [wide[name] + i for name, _, block in compact_layout(num_players) for i in range(block)]
+    return np.asarray(positions[:size], dtype=np.int64)
+
+
+def input_positions(num_players: int, version: Any, rules_names: Sequence[str] | None = None) -> np.ndarray | None:
+    """Where each input of a network made for layout ``version`` sits in today's vector; None when it is today's.
+
+    A layout 1 or 2 network's inputs move to :func:`older_positions`. A layout 3
+    network records the names of its rules block (``rules_names``): an option declared
+    since then has a new feature the network never saw, and its other features may
+    have moved, so each of its rules inputs goes to the position of its name now.
+    ``ValueError`` for a version this reads no map from, or a rules feature no
+    longer declared (its weights would have nowhere to go).
+    """
+    if version in (1, 2):
+        return older_positions(num_players, version)
+    if version != OBSERVATION_VERSION:
+        raise ValueError(f"observation layout version {version!r} is unknown: expected 1, 2 or {OBSERVATION_VERSION}")
+    now = feature_names()
+    if rules_names is None or list(rules_names) == now:
+        return None
+    where = {name: i for i, name in enumerate(now)}
+    gone = [name for name in rules_names if name not in where]
+    if gone:
+        raise ValueError(f"its rules block reads {', '.join(map(repr, gone))}, which no rule option declares now")
+    start = observation_size(num_players) - RULES_FEATURES
+    return np.concatenate([np.arange(start), start + np.asarray([where[n] for n in rules_names], dtype=np.int64)])
 
 
 # ---------------------------------------------------------------------- what a player may infer
@@ -153,6 +216,31 @@ def shown_voids(
     return note_voids(voids, trick, table, rules, not tricks, called_card)
 
 
+def shown_lacks(
+    tricks: Sequence[tuple[int, Sequence[tuple[int, int]], int]], trick: Sequence[tuple[int, int]],
+    table: TrumpTable, rules: Rules, called_card: int,
+) -> list[int]:  # fmt: skip
+    """Per seat, the cards it has shown it holds none of this hand, as card masks: the jokers included.
+
+    :func:`note_voids` decides, trick by trick, who failed to answer the led suit; here that becomes every card
+    that would have answered it (``follow_masks``: a trump lead's jokers too under ``joker_follows_trump``), and
+    for a bidder who had to lead a trump to the first trick, every trump. A deal sampled for a player's guess at
+    the hidden hands gives no seat a card of its mask.
+    """
+    lacks = [0] * rules.num_players
+    every_trick = [plays for _, plays, _ in tricks]
+    if trick:
+        every_trick.append(trick)
+    for index, plays in enumerate(every_trick):
+        voids, led = note_voids(0, plays, table, rules, index == 0, called_card), table.effective_suit[plays[0][1]]
+        while voids:
+            bit = voids & -voids
+            voids ^= bit
+            seat, suit = divmod(bit.bit_length() - 1, SUIT_SLOTS)
+            lacks[seat] |= table.follow_masks[suit] if suit == led else table.suit_masks[suit]
+    return lacks
+
+
 def only_bids_win(rules: Rules) -> bool:
     """Whether a side can win the match only at the end of a hand it bid and made (so a side past the
     target still needs a made bid, and a side that can go out only by bidding can be blocked): under
@@ -175,13 +263,16 @@ class Observer:
     """Builds observation vectors and action masks for one number of players."""
 
     def __init__(self, num_players: int) -> None:
-        n = self.n = num_players
+        n = self.n = num_players = as_int(num_players, "num_players", 2)
         self.size = observation_size(num_players)
+        self.compact_size = observation_size(num_players, version=2)  # what the observer fills, then widens
+        self._wide_at = older_positions(num_players, version=2)
+        self._rules_at = self.size - RULES_FEATURES
         num_card_blocks = num_players + NUM_CARD_BLOCKS_FIXED
         self.scalar_start = num_card_blocks * NUM_CARDS
         # gather indices keeping the 54 card bits of each 64-bit block
         self._card_bits = (np.arange(num_card_blocks)[:, None] * 64 + np.arange(NUM_CARDS)).ravel()
-        off = {name: start for name, start, _ in layout(num_players)}
+        off = {name: start for name, start, _ in compact_layout(num_players)}
         self._phase, self._trump, self._dealer = off["phase"], off["trump"], off["dealer"]
         self._bidder, self._partner, self._leader = off["bidder"], off["partner"], off["leader"]
         self._bids, self._high_bid = off["bids[0]"], off["high_bid"]
@@ -231,9 +322,17 @@ class Observer:
         side = sides[seat]
         return sum(1 << k for k, s in enumerate(self._rel[seat]) if sides[s] == side)
 
+    def _checked_seat(self, game: Game, seat: Any) -> int:
+        """``seat`` as an int seat of ``game``, which must have this observer's number of players."""
+        if game.num_players != self.n:
+            raise ValueError(f"a game of {game.num_players} players given to an observer of {self.n}")
+        return as_int(seat, "seat", 0, self.n - 1)
+
     def vector(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32, see the module docstring), built from scratch."""
-        out = np.zeros(self.size, dtype=np.float32)
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
+        out = np.zeros(self.compact_size, dtype=np.float32)
         out[: self.scalar_start] = self._unpack_cards(self._card_masks(game, seat))
         tail = self._tail(game, seat, self._voids(game))
         for start, mask in ((self._out_of_play_at, self._out_of_play(game, seat)), (self._tail_start, tail)):
@@ -243,6 +342,13 @@ class Observer:
                 mask ^= low
         for i, v in zip(*self._scalars(game, seat), strict=True):
             out[i] = v
+        return self.widen(out, game.rules, seat)
+
+    def widen(self, compact: np.ndarray, rules: Rules, seat: int) -> np.ndarray:
+        """The layout 3 vector of a compact (layout 2) one: its inputs in their places, then the rules block."""
+        out = np.zeros(self.size, dtype=np.float32)
+        out[self._wide_at] = compact
+        out[self._rules_at :] = rules_features(rules, seat)
         return out
 
     def _won_masks(self, game: Game, seat: int) -> tuple[int, int]:
@@ -385,9 +491,11 @@ class IncrementalObserver(Observer):
         self._won_key, self._won_by_side, self._won_all = (-1, -1), {}, 0  # cards won, as of (deal, tricks)
 
     def vector(self, game: Game, seat: int) -> np.ndarray:
+        if type(seat) is not int or not 0 <= seat < self.n or game.num_players != self.n:
+            seat = self._checked_seat(game, seat)
         buf = self._buffers[seat]
         if buf is None:
-            buf = self._buffers[seat] = np.zeros(self.size, dtype=np.float32)
+            buf = self._buffers[seat] = np.zeros(self.compact_size, dtype=np.float32)
             self._views[seat] = memoryview(buf)
         view, deal = self._views[seat], len(game.deals)
         old = self._bits[seat]
@@ -416,7 +524,7 @@ class IncrementalObserver(Observer):
             view[self._high_bid] = fast[0] / A.MOON_BID
             view[self._tricks] = fast[1] / game.rules.play_hand_size
             self._fast[seat] = fast
-        return buf.copy()
+        return self.widen(buf, game.rules, seat)
 
     def _bits_of(self, game: Game, seat: int) -> int:
         """Every 0/1 feature of ``seat``'s vector as one int (bit ``i``: position ``i``)."""
@@ -602,6 +710,10 @@ def player_view(game: Game, seat: int) -> dict[str, Any]:
 
     Holds the same information as the vector, for rule-based bots and front ends.
     """
+    if not isinstance(game, Game):
+        raise ValueError(f"player_view of {game!r}: expected a smear_env Game")
+    if type(seat) is not int or not 0 <= seat < game.num_players:
+        seat = as_int(seat, "seat", 0, game.num_players - 1)
     r = game.rules
     names = _CARD_NAMES
     legal = game.legal_actions() if game.current_player == seat else []

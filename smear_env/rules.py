@@ -20,10 +20,12 @@ import tomllib
 import typing
 from dataclasses import dataclass
 from functools import cached_property
+from os import PathLike
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from smear_env.cards import RANKS, make_deck
+from smear_env.checks import options_by_name
 
 PROTECTABLE = ("ace", "two", "three", "jack", "jick", "jokers", "scoring")
 
@@ -54,6 +56,7 @@ class Range:
         return f"{self.low}..{self.high}"
 
 
+@options_by_name("Rules(num_players=6), or get_rules('ten_point') for a preset", lambda options: _check_names(options))
 @dataclass(frozen=True)
 class Rules:
     """The options of one Smear variant. Field comments say what each one means."""
@@ -68,6 +71,9 @@ class Rules:
     # It may be played at any time, never breaking a duty to follow. A joker lead obliges nobody for the whole
     # trick (the next card does not set a suit to follow), so it wins unless trumped. Never High or Low.
     joker_rank: JokerRank = "below_jacks"  # not_trump: no suit, beats plain cards, any time, its lead obliges nobody
+    # joker_follows_trump (a public site's house rule): with jokers that are not trumps, a trump lead must be answered
+    # with a trump or a joker while the hand holds either; a joker then meets the duty to follow trumps, nothing more.
+    joker_follows_trump: bool = False  # not_trump: on a trump lead a joker counts as a trump for the duty to follow
     distinct_jokers: bool = False  # JK always beats JK2; else the first joker played to a trick wins
     big_joker_above_jick: bool = False  # distinct_jokers: JK ranks just above the Jick (002), JK2 just below it
     # -- players
@@ -135,6 +141,11 @@ class Rules:
     @cached_property
     def trump_tables(self) -> dict[int, Any]:
         """Trump tables built so far, by trump suit (-1: none yet); filled by ``smear_env.trump.trump_table``."""
+        return {}
+
+    @cached_property
+    def derived(self) -> dict[str, Any]:
+        """Values other modules compute from these options and keep here, e.g. the observation's rules block."""
         return {}
 
     def __copy__(self) -> Rules:
@@ -205,7 +216,6 @@ class Rules:
 
     def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed (validated like any rule set)."""
-        _check_names(overrides)
         return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,14 +224,14 @@ class Rules:
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
-_CACHES = ("deck", "trump_tables", "team_seats", "_team_by_seat", "point_values")  # cached_property values
+_CACHES = ("deck", "trump_tables", "derived", "team_seats", "_team_by_seat", "point_values")  # cached_property values
 
 
 def _check_names(options: dict[str, Any]) -> None:
     for key in options:
         if key not in OPTION_NAMES:
-            close = difflib.get_close_matches(key, OPTION_NAMES, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = difflib.get_close_matches(key, OPTION_NAMES, n=1) if isinstance(key, str) else []
+            hint = f"; did you mean {close[0]!r}?" if close else "."
             raise ValueError(f"unknown rule option {key!r}{hint} Known options: {', '.join(OPTION_NAMES)}")
 
 
@@ -411,6 +421,13 @@ def _check_jokers(r: Rules) -> None:
         _require(r.distinct_jokers, "big_joker_above_jick", "needs distinct_jokers=true (a big and a little joker)")
         _require(r.jick, "big_joker_above_jick", "needs jick=true")
         _require(r.joker_rank == "below_jacks", "big_joker_above_jick", "needs joker_rank='below_jacks'")
+    if r.joker_follows_trump:
+        _require(
+            r.joker_rank == "not_trump",
+            "joker_follows_trump",
+            "needs joker_rank='not_trump' (a trump joker already follows trumps)",
+        )
+        _require(r.jokers > 0, "joker_follows_trump", "needs jokers in the deck (jokers=0)")
     _require(
         r.joker_rank != "not_trump" or "jokers" not in r.protected_discards,
         "protected_discards",
@@ -537,6 +554,8 @@ def load_rules(path: str | Path) -> Rules:
     exactly ``get_rules(name)``. The file's own ``[by_players.N]`` tables apply after its
     options when the number of players is ``N``.
     """
+    if not isinstance(path, str | PathLike):
+        raise ValueError(f"rules file {path!r} is not a path: expected a str or a pathlib.Path of a TOML file")
     try:
         with Path(path).open("rb") as f:
             data = tomllib.load(f)

@@ -23,6 +23,7 @@ from smear_env.observation import OBSERVATION_VERSION as SMEAR_OBSERVATION_VERSI
 from smear_env.observation import observation_size as smear_observation_size
 from smear_env.observation import vector_from_view as smear_vector_from_view
 from smear_env.rules import Rules, get_rules, rules_from_dict
+from smear_env.rules_features import feature_names
 from smear_env.schneider import game as schneider_game
 from smear_env.schneider import observation as schneider_observation
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
@@ -66,6 +67,7 @@ def network_signature(rules: AnyRules) -> dict[str, Any]:
         "observation_version": SMEAR_OBSERVATION_VERSION,
         "observation_size": smear_observation_size(rules.num_players),
         "num_actions": A.NUM_ACTIONS,
+        "rules_features": feature_names(),
     }
 
 
@@ -91,7 +93,8 @@ def signature_differences(
 
     The rules' ``name`` is compared only with ``names_too``: a policy file plays house
     rules that match its options under any name, while a checkpoint to fine-tune or
-    resume must be of the very preset.
+    resume must be of the very preset. A ``universal`` network (one for every rule set,
+    reading the rules in its observation) is compared on everything but the rules.
     """
     want = network_signature(rules)
     have_game = data.get("game", DEFAULT_GAME)
@@ -100,8 +103,15 @@ def signature_differences(
     problems = [
         f"{key} is {data.get(key)!r} in {holder} but {value!r} here"
         for key, value in want.items()
-        if key not in ("game", "rules") and data.get(key) != value
+        if key not in ("game", "rules", "rules_features") and data.get(key) != value
     ]
+    if "rules_features" in want and data.get("rules_features") != want["rules_features"]:
+        theirs = data.get("rules_features")
+        count = f"{len(theirs)} of them" if isinstance(theirs, list) else "none named"
+        here = len(want["rules_features"])
+        problems.append(f"the rules block reads other features in {holder} ({count}; {here} here)")
+    if data.get("universal"):
+        return problems  # a rules-conditioned network: the rules it plays are part of its input, not of its file
     saved = rules_from_signature(data).to_dict()
     problems += [
         f"rule {name!r} is {saved.get(name)!r} in {holder} but {value!r} here"

@@ -45,6 +45,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from smear_env.checks import as_choice, as_int, as_real, integer_or_none
+
 SEED_BOUND = 2**62  # seeds handed to the AEC env and the opponents are drawn below this
 
 
@@ -67,8 +69,8 @@ class SingleAgentEnv(gym.Env):
     ) -> None:
         import smear_env
 
-        if illegal_action not in ("penalize", "raise"):
-            raise ValueError(f"illegal_action {illegal_action!r} is not supported: expected 'penalize' or 'raise'")
+        illegal_action = as_choice(illegal_action, "illegal_action", ("penalize", "raise"))
+        illegal_penalty = None if illegal_penalty is None else as_real(illegal_penalty, "illegal_penalty")
         self.aec = smear_env.raw_env(
             preset=preset, reward=reward, max_hands=max_hands, render_mode=render_mode, **env_options
         )
@@ -78,7 +80,7 @@ class SingleAgentEnv(gym.Env):
         self.seat = seat
         self.agent = players[seat]
         self.illegal_action = illegal_action
-        self.illegal_penalty = _worst_reward(self.aec) if illegal_penalty is None else float(illegal_penalty)
+        self.illegal_penalty = _worst_reward(self.aec) if illegal_penalty is None else illegal_penalty
         self.render_mode = render_mode
         self.opponents = _build_opponents(opponents, preset, self.aec, seat)
         self.observation_space = self.aec.observation_space(self.agent)["observation"]
@@ -89,10 +91,23 @@ class SingleAgentEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        options = dict(options or {})
-        options.setdefault("dealer", int(self.np_random.integers(len(self.aec.possible_agents))))
-        self.aec.reset(seed=int(self.np_random.integers(SEED_BOUND)), options=options)
+        """A new episode. A seed that is not an integer >= 0 (gymnasium's seeding would raise its own ``error.Error``),
+        or options the env refuses, raise ``ValueError`` and leave everything as it was, this env's RNG included."""
+        if seed is not None:
+            seed = as_int(seed, "seed", 0)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(
+                f"reset options {options!r} are not a dict: expected keys among deal, deals, dealer, scores"
+            )
+        rng, state = self.np_random, self.np_random.bit_generator.state
+        try:
+            super().reset(seed=seed)
+            options = dict(options or {})
+            options.setdefault("dealer", int(self.np_random.integers(len(self.aec.possible_agents))))
+            self.aec.reset(seed=int(self.np_random.integers(SEED_BOUND)), options=options)  # checks the options
+        except ValueError:
+            self.np_random, rng.bit_generator.state = rng, state
+            raise
         for bot in self.opponents.values():
             bot.reset(int(self.np_random.integers(SEED_BOUND)))
         _, over = self._play_opponents()
@@ -101,13 +116,16 @@ class SingleAgentEnv(gym.Env):
         return self._observe()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        action = int(action)
-        if not (0 <= action < len(self._mask) and self._mask[action]):
+        """The learner's move, then the bots' up to its next turn. A move that is not legal, or no action id at all
+        (a bool, a float, text: never rounded to one), ends the episode with the penalty, or raises ``ValueError``
+        naming it under ``illegal_action="raise"``."""
+        number = integer_or_none(action)
+        if number is None or not (0 <= number < len(self._mask) and self._mask[number]):
             if self.illegal_action == "raise":
                 self.aec.step(action)  # raises ValueError naming the move and the legal ones
             obs, info = self._observe()
             return obs, self.illegal_penalty, True, False, {**info, "illegal_move": True}
-        self.aec.step(action)
+        self.aec.step(number)
         reward = self.aec.rewards[self.agent]
         more, over = self._play_opponents()
         obs, info = self._observe()

@@ -33,6 +33,9 @@ class TrumpTable:
     trump: int  # trump suit index, or -1 before trump is set
     trump_mask: int  # cards of the effective trump suit
     suit_masks: tuple[int, ...]  # cards that follow each effective suit C D H S (trump's = trump_mask), then none
+    follow_masks: tuple[
+        int, ...
+    ]  # cards meeting the duty to follow each suit: suit_masks (+ jokers: joker_follows_trump)
     effective_suit: tuple[int, ...]  # of each card id (jokers: trump, JOKER_SUIT when not trumps, -1 with no trump)
     power: tuple[int, ...]  # trick strength: trumps above JOKER_POWER, others by rank within their suit
     order: tuple[int, ...]  # trump cards of this deck, highest first
@@ -93,7 +96,8 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
         suit_masks = tuple(mask_of(range(s * 13, s * 13 + 13)) for s in range(4))
         effective = tuple([c // 13 for c in range(52)] + [-1, -1])
         power = tuple([c % 13 for c in range(52)] + [-1, -1])
-        return TrumpTable(-1, 0, (*suit_masks, 0), effective, power, (), -1, -1, -1, -1, -1, 0, 0)  # type: ignore[arg-type]
+        masks = (*suit_masks, 0)
+        return TrumpTable(-1, 0, masks, masks, effective, power, (), -1, -1, -1, -1, -1, 0, 0)  # type: ignore[arg-type]
     order = _trump_order(rules, trump)
     trump_mask = mask_of(order)
     jokers_trump = rules.joker_rank != "not_trump"
@@ -109,10 +113,15 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
         trump_mask if s == trump else mask_of(range(s * 13, s * 13 + 13)) & ~trump_mask & ~JOKERS_MASK for s in range(4)
     ) + (0,)  # nothing follows a joker that is not a trump: its lead obliges nobody
     jick = SAME_COLOUR[trump] * 13 + JACK if rules.jick else -1
+    free = 0 if jokers_trump else mask_of(JOKER1 + i for i in range(rules.jokers))
+    follow_masks = list(suit_masks)
+    if rules.joker_follows_trump:  # a joker answers a trump lead as a trump would
+        follow_masks[trump] |= free
     table = TrumpTable(
         trump,
         trump_mask,
         suit_masks,  # type: ignore[arg-type]
+        tuple(follow_masks),
         tuple(effective),
         tuple(power),
         tuple(order),
@@ -122,9 +131,24 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
         trump * 13 + JACK,
         jick,
         0,
-        0 if jokers_trump else mask_of(JOKER1 + i for i in range(rules.jokers)),
+        free,
     )
     return TrumpTable(**{**table.__dict__, "protected": _protected(rules, table)})
+
+
+def playable_cards(hand: int, led: int, table: TrumpTable, rules: Rules) -> int:
+    """The cards of ``hand`` that may be played to a trick whose lead has effective suit ``led``.
+
+    One cascade for every preset, kept here so the engine and search's solver cannot disagree: holding a card
+    that follows (``follow_masks``), play one of those, a joker that is not a trump (free at any time), or,
+    under ``follow_or_trump`` on a side-suit lead, a trump; holding none, play anything.
+    """
+    follow = hand & table.follow_masks[led]
+    if not follow:
+        return hand
+    if rules.follow == "strict" or led == table.trump:
+        return follow | (hand & table.free)
+    return follow | (hand & (table.trump_mask | table.free))
 
 
 def trick_winner(trick: list[tuple[int, int]] | tuple[tuple[int, int], ...], table: TrumpTable) -> tuple[int, int]:

@@ -21,7 +21,6 @@ the same code.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -34,7 +33,7 @@ from agents.registry import make_agent
 from smear_env.game import Game
 from smear_env.observation import player_view
 from smear_env.rules import get_rules
-from training.cli import ArgumentParser, int_at_least, number_in
+from training.cli import ArgumentParser, int_at_least, number_in, plain_text
 
 ENV_HELP = """Simulation speed: random legal play through the AEC env and through the engine alone, per preset.
 
@@ -120,9 +119,7 @@ def interleaved_rates(
 
 def env_main(argv: list[str] | None = None) -> None:
     """``smear-rl bench env``: simulation speed per preset (see the module docstring)."""
-    parser = ArgumentParser(
-        prog="smear-rl bench env", description=ENV_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = ArgumentParser(prog="smear-rl bench env", description=ENV_HELP)
     parser.add_argument("--seconds", type=number_in(0, low_open=True), default=2.0,
                         help="seconds each run is timed in a repeat")  # fmt: skip
     parser.add_argument("--repeats", type=int_at_least(1), default=3, help="repeats; medians are printed")
@@ -186,9 +183,7 @@ def time_agent(spec: str, preset: str, decisions: int, seed: int = 0) -> list[fl
 
 def agents_main(argv: list[str] | None = None) -> None:
     """``smear-rl bench agents``: time per decision of each agent (see the module docstring)."""
-    p = ArgumentParser(
-        prog="smear-rl bench agents", description=AGENTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = ArgumentParser(prog="smear-rl bench agents", description=AGENTS_HELP)
     p.add_argument("--preset", default="ten_point", help="game preset")
     p.add_argument("--agents", nargs="+", default=["random", "rule"], help="agent names or checkpoint paths")
     p.add_argument("--decisions", type=int_at_least(1), default=2000, help="timed decisions per agent")
@@ -219,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     usage = "usage: smear-rl bench <benchmark> [options]   (smear-rl bench <benchmark> --help)\n\nbenchmarks:\n"
     usage += "\n".join(f"  {name:<7} {text}" for name, (_, text) in BENCHMARKS.items())
     if not args or args[0] in ("-h", "--help"):
-        print(__doc__.split("\n\n")[0] + "\n\n" + usage)
+        print(plain_text(__doc__.split("\n\n")[0]) + "\n\n" + usage)
         return
     if args[0] not in BENCHMARKS:
         print(f"error: unknown benchmark {args[0]!r}\n\n{usage}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Importing a repository file that is not in a package (``scripts/``, ``examples/``) by its path."""
+"""Importing a repository file that is not in a package (``research/scripts/``, ``examples/``) by its path."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ matches end) up to a step cap, some seats by the rule bot, checking that:
 
 * every card is in exactly one place (hands, discards, tricks played, kitty, stock);
 * the player on turn always has a legal move, and only cards in hand are playable;
+* no seat holds a card it has shown it lacks (``smear_env.observation.shown_lacks``: what bots infer is true);
 * scores change only as the hand results say (a made moon from zero or less resets to 0, and its
   result says so; a called partner's team, reset from another score, is the one exception);
 * the record, through JSON, replays to the same state.
@@ -34,13 +35,16 @@ from agents.rule_bot import RuleAgent
 from smear_env import actions as A
 from smear_env.cards import mask_of
 from smear_env.game import BID, DISCARD, PLAY, Game, replay
-from smear_env.observation import player_view
+from smear_env.observation import player_view, shown_lacks
 from smear_env.rules import OptionSpec, Rules, get_rules, list_presets, option_specs
 
 #: options never redrawn: the name is informational
 FIXED = {"name"}
 #: options drawn more often than their share: the house rules from real tables and the new joker order
-HOUSE_RULES = ("lowest_rank", "joker_rank", "non_bidder_cap", "teams", "big_joker_above_jick", "discard_trump")
+HOUSE_RULES = (
+    "lowest_rank", "joker_rank", "non_bidder_cap", "teams", "big_joker_above_jick", "discard_trump",
+    "joker_follows_trump",
+)  # fmt: skip
 
 
 def draw_value(spec: OptionSpec, current: Any, num_players: int, rng: random.Random) -> Any:
@@ -150,6 +154,16 @@ def check_turn(game: Game) -> None:
         raise InvariantError("a card not in hand may be discarded")
 
 
+def check_lacks(game: Game) -> None:
+    """What every seat has shown it lacks (voids, and jokers under ``joker_follows_trump``) is true of its hand."""
+    if game.phase != PLAY:
+        return
+    lacks = shown_lacks(game.tricks, game.trick, game.table, game.rules, game.called_card)
+    for seat, (hand, lacked) in enumerate(zip(game.hands, lacks)):
+        if hand & lacked:
+            raise InvariantError(f"seat {seat} holds a card it has shown it lacks")
+
+
 def check_hand_result(game: Game, before: tuple[int, ...]) -> None:
     """The newest hand result explains every team's score change."""
     result = game.hand_results[-1]
@@ -213,6 +227,7 @@ def play_match(
         for _ in range(step_cap):
             check_cards(game)
             check_turn(game)
+            check_lacks(game)
             if game.is_over:
                 break
             scored, before = len(game.hand_results), tuple(game.scores)

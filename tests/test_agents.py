@@ -112,9 +112,7 @@ def test_sampled_hands_respect_what_was_seen() -> None:
         for s in range(4):
             assert hands[s].bit_count() == game.hands[s].bit_count()
             assert not hands[s] & k.seen & ~k.hand
-            for suit in range(4):
-                if k.voids[s] >> suit & 1:
-                    assert not hands[s] & k.table.suit_masks[suit]
+            assert not hands[s] & k.lacks[s]
 
 
 def _first_lead_knowledge(preset: str, seed: int):
@@ -205,6 +203,12 @@ def test_unknown_agent_name_lists_the_choices() -> None:
     )
     with pytest.raises(ValueError, match=expected):
         make_agent("alphago", "ten_point")
+
+
+@pytest.mark.parametrize(("spec", "meant"), [("serch", "search"), ("rulle:bid_margin=1", "rule"), ("nueral", "neural")])
+def test_a_misspelt_agent_name_is_answered_with_the_closest_name(spec: str, meant: str) -> None:
+    with pytest.raises(ValueError, match=f"unknown agent '{spec}' for ten_point \\(did you mean '{meant}'\\?\\)"):
+        make_agent(spec, "ten_point")
 
 
 def test_agent_options_after_the_name_reach_the_bot() -> None:

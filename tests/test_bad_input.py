@@ -12,6 +12,7 @@ import json
 import math
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from agents.rule_bot import RuleAgent
 from agents.search_bot import SearchAgent
 from smear_env import actions as A
 from smear_env.game import Deal, Game
-from smear_env.rules import get_rules, rules_from_dict
+from smear_env.rules import Rules, get_rules, rules_from_dict
 from smear_env.schneider import Deal as SchneiderDeal
 from smear_env.schneider import Game as SchneiderGame
 from smear_env.schneider import SchneiderRules
@@ -516,3 +517,184 @@ def test_make_agent_refuses_what_it_cannot_build() -> None:
     with pytest.raises(ValueError, match=r"match_moon 'yes' is not true or false"):
         RuleAgent("minnesota", 0, match_moon="yes")  # type: ignore[arg-type]
     assert make_agent("rule", SchneiderRules(), 1).name == "schneider_rules"  # Schneider rules pick its bots
+
+
+# ---------------------------------------------------------------------- a value of the wrong type, anywhere (issue 60)
+#: values of the wrong type for almost every parameter: each entry point below refuses every one of them
+#: with a ValueError, but for those it lists as accepted (None where it means "the default")
+WRONG_TYPES = [None, True, False, 1.5, math.nan, np.float64(2.0), "x", b"x", [1], (1,), {"a": 1}, object()]
+
+
+def game_state(game: Any) -> dict[str, Any]:
+    """What a refused call on a game must leave as it was: its record, RNG, turn and legal moves."""
+    return {"record": game.record(), "rng": game._rng.getstate(), "turn": game.current_player,
+            "legal": game.legal_mask()}  # fmt: skip
+
+
+def single_agent_state(env: Any) -> dict[str, Any]:
+    return {"rng": copy.deepcopy(env.np_random.bit_generator.state), "aec": snapshot(env.aec)}
+
+
+SMEAR_GAME = Game("ten_point", seed=3)
+SCHNEIDER_GAME = SchneiderGame(seed=3)
+TEN_RULES = get_rules("ten_point")
+EMPTY: frozenset[int] = frozenset()
+
+
+def entry_points() -> dict[str, tuple[Callable[[Any], Any], Callable[[], Any] | None, tuple[Any, ...]]]:
+    """Name -> (call with the value, the state it must leave alone or None, the wrong-type values it accepts)."""
+    from smear_env.observation import IncrementalObserver, Observer, player_view
+    from smear_env.schneider import Deal as SDeal
+    from smear_env.single_agent import SingleAgentEnv
+    from training.config import TrainConfig, config_from_dict, load_config
+
+    game, sgame = SMEAR_GAME, SCHNEIDER_GAME
+    aec, saec = env_mid_game("ten_point", moves=3), env_mid_game(SCHNEIDER, moves=2)
+    single = SingleAgentEnv("ten_point", illegal_action="raise")
+    single.reset(seed=2)
+    rng = random.Random(0)
+    hand = list(game.hand(1))
+    on_game = (lambda: game_state(game), lambda: game_state(sgame))
+    return {
+        # the Smear engine
+        "Game(rules=)": (lambda v: Game(v), None, ()),
+        "Game(seed=)": (lambda v: Game("ten_point", seed=v), None, (None,)),
+        "Game(dealer=)": (lambda v: Game("ten_point", dealer=v), None, ()),
+        "Game(single_hand=)": (lambda v: Game("ten_point", single_hand=v), None, (True, False)),
+        "Game(scores=)": (lambda v: Game("ten_point", scores=v), None, (None,)),
+        "Game(hands_played=)": (lambda v: Game("ten_point", hands_played=v), None, ()),
+        "Game(deals=)": (lambda v: Game("ten_point", deals=v), None, (None,)),
+        "Game.apply": (game.apply, on_game[0], ()),
+        "Game.apply_move": (game.apply_move, on_game[0], ()),
+        "Game.hand": (game.hand, on_game[0], ()),
+        "Rules(jick=)": (lambda v: Rules(jick=v), None, (True, False)),
+        "Rules(target_score=)": (lambda v: Rules(target_score=v), None, ()),
+        "Rules(by position)": (lambda v: Rules(v), None, ()),
+        "Rules(misspelt=)": (lambda v: Rules(jik=v), None, ()),
+        "Rules.replace": (lambda v: TEN_RULES.replace(num_players=v), None, ()),
+        "get_rules": (get_rules, None, ()),
+        "load_rules": (smear_env.load_rules, None, ()),
+        "rules_from_dict": (rules_from_dict, None, ()),
+        "replay": (smear_env.replay, None, ()),
+        "Deal.parse": (Deal.parse, None, ()),
+        "Deal.from_dict": (Deal.from_dict, None, ()),
+        "Deal.around(rules)": (lambda v: Deal.around(v, hand, 1, rng), None, ()),
+        "Deal.around(hand)": (lambda v: Deal.around(TEN_RULES, v, 1, rng), None, ([1], (1,))),
+        "Deal.around(seat)": (lambda v: Deal.around(TEN_RULES, hand, v, rng), None, ()),
+        "Deal.around(rng)": (lambda v: Deal.around(TEN_RULES, hand, 1, v), None, ()),
+        "parse_card": (smear_env.parse_card, None, ()),
+        "parse_cards": (smear_env.parse_cards, None, ()),
+        "format_card": (smear_env.format_card, None, ()),
+        "format_cards": (smear_env.format_cards, None, ([1], (1,))),
+        "format_action": (A.format_action, None, ()),
+        "parse_action": (A.parse_action, None, ()),
+        "player_view(seat)": (lambda v: player_view(game, v), None, ()),
+        "player_view(game)": (lambda v: player_view(v, 0), None, ()),
+        "Observer": (Observer, None, ()),
+        "Observer.vector": (lambda v: Observer(4).vector(game, v), None, ()),
+        "IncrementalObserver.vector": (lambda v: IncrementalObserver(4).vector(game, v), None, ()),
+        # Bohemian Schneider
+        "SchneiderGame(rules=)": (lambda v: SchneiderGame(v), None, (None,)),
+        "SchneiderGame(seed=)": (lambda v: SchneiderGame(seed=v), None, (None,)),
+        "SchneiderGame(dealer=)": (lambda v: SchneiderGame(dealer=v), None, ()),
+        "SchneiderGame(single_round=)": (lambda v: SchneiderGame(single_round=v), None, (True, False)),
+        "SchneiderGame(deals=)": (lambda v: SchneiderGame(deals=v), None, (None,)),
+        "SchneiderGame.apply": (sgame.apply, on_game[1], ()),
+        "SchneiderRules(num_rounds=)": (lambda v: SchneiderRules(num_rounds=v), None, ()),
+        "SchneiderRules(by position)": (lambda v: SchneiderRules(v), None, ()),
+        "SchneiderRules(misspelt=)": (lambda v: SchneiderRules(nmu_rounds=v), None, ()),
+        "SchneiderDeal.parse": (SDeal.parse, None, ()),
+        "SchneiderDeal.from_dict": (SDeal.from_dict, None, ()),
+        # the environments
+        "env(preset=)": (lambda v: smear_env.env(preset=v), None, (None,)),
+        "env(rules=)": (lambda v: smear_env.env(rules=v), None, (None,)),
+        "env(max_hands=)": (lambda v: smear_env.env(max_hands=v), None, (None,)),
+        "env.reset(seed=)": (lambda v: aec.reset(seed=v, options={"dealer": 0}), lambda: snapshot(aec), (None,)),
+        "env.reset(options=)": (lambda v: aec.reset(seed=1, options=v), lambda: snapshot(aec), (None,)),
+        "env.step": (aec.step, lambda: snapshot(aec), ()),
+        "env.observe": (aec.observe, lambda: snapshot(aec), ()),
+        "schneider env.step": (saec.step, lambda: snapshot(saec), ()),
+        "SingleAgentEnv(seat=)": (lambda v: SingleAgentEnv("ten_point", seat=v), None, ()),
+        "SingleAgentEnv(illegal_penalty=)": (
+            lambda v: SingleAgentEnv("ten_point", illegal_penalty=v),
+            None,
+            (None, 1.5, np.float64(2.0)),
+        ),
+        "SingleAgentEnv(illegal_action=)": (lambda v: SingleAgentEnv("ten_point", illegal_action=v), None, ()),
+        "SingleAgentEnv.reset(seed=)": (
+            lambda v: single.reset(seed=v, options={"dealer": 0}),
+            lambda: single_agent_state(single),
+            (None,),
+        ),  # fmt: skip
+        "SingleAgentEnv.reset(options=)": (
+            lambda v: single.reset(options=v),
+            lambda: single_agent_state(single),
+            (None,),
+        ),  # fmt: skip
+        "SingleAgentEnv.step": (single.step, lambda: single_agent_state(single), ()),
+        # training configs
+        "TrainConfig(lr=)": (lambda v: TrainConfig(lr=v), None, (1.5, np.float64(2.0))),
+        "TrainConfig(seed=)": (lambda v: TrainConfig(seed=v), None, ()),
+        "TrainConfig(by position)": (lambda v: TrainConfig(v), None, ()),
+        "TrainConfig(misspelt=)": (lambda v: TrainConfig(sed=v), None, ()),
+        "config_from_dict": (config_from_dict, None, ()),
+        "load_config": (load_config, None, ()),
+        "load_config(overrides=)": (lambda v: load_config("ten_point", v), None, (None,)),
+    }
+
+
+ENTRY_POINTS = entry_points()
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+def test_a_value_of_the_wrong_type_is_refused_with_a_value_error_and_changes_nothing(name: str) -> None:
+    """Every public entry point of the engines, the envs and the training config, with every value of
+    :data:`WRONG_TYPES` it does not accept: a ValueError (never a TypeError, AttributeError or a silent
+    acceptance), its message at least a sentence, and the object it was called on as it was."""
+    call, state, accepted = ENTRY_POINTS[name]
+    wrong = []
+    for value in WRONG_TYPES:
+        if any(type(value) is type(ok) and value == ok for ok in accepted):
+            continue
+        before = state() if state else None
+        try:
+            call(value)
+            wrong.append(f"{value!r}: accepted")
+        except ValueError as err:
+            if len(str(err)) < 20 or "\n" in str(err):
+                wrong.append(f"{value!r}: the message {str(err)!r}")
+        except Exception as err:  # noqa: BLE001  what this test is for: anything but a ValueError
+            wrong.append(f"{value!r}: {type(err).__name__}: {err}")
+        if state and state() != before:
+            wrong.append(f"{value!r}: the state changed")
+    assert not wrong, wrong
+
+
+def test_the_examples_of_issue_60_each_say_what_was_wrong_and_what_was_expected(tmp_path: Path) -> None:
+    from training.config import load_config
+
+    examples = [
+        (lambda: Game(None), r"rules None are not Smear rules: expected a preset name .* or a smear_env.Rules"),
+        (lambda: Game(rules=5), r"rules 5 are not Smear rules: expected"),
+        (lambda: Game("ten_point", seed=[3]), r"seed \[3\] is not an integer: expected an integer"),
+        (lambda: SMEAR_GAME.apply(False), r"action False \(a bool, not an action id: action ids are ints 0\.\.\d+\)"),
+        (lambda: smear_env.format_card(52.0), r"card id 52.0 is not an integer: expected an integer in 0\.\.53"),
+        (lambda: Rules(target_scor=21), r"unknown rule option 'target_scor'; did you mean 'target_score'\?"),
+        (lambda: Rules("ten_point"), r"Rules takes its options by name, not \('ten_point',\) by position: .*get_rules"),
+    ]
+    (tmp_path / "empty.toml").write_text("")
+    examples.append((lambda: load_config(tmp_path / "empty.toml"), r"'.*empty.toml' names no preset: expected preset"))
+    for call, message in examples:
+        before = game_state(SMEAR_GAME)
+        with pytest.raises(ValueError, match=message):
+            call()
+        assert game_state(SMEAR_GAME) == before
+
+
+def test_values_of_the_right_type_still_pass_numpy_integers_included() -> None:
+    game = Game("ten_point", seed=np.int64(5), single_hand=True)
+    assert game.record()["seed"] == 5 and type(game.record()["seed"]) is int
+    assert smear_env.format_card(np.int16(52)) == "JK"
+    from smear_env.observation import player_view
+
+    assert player_view(game, np.int64(1))["seat"] == 1

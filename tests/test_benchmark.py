@@ -26,7 +26,7 @@ TINY = """
 version = 1
 description = "a tiny minnesota task for tests"
 preset = "minnesota"
-env_id = "smear/minnesota-v3"
+env_id = "smear/minnesota-v4"
 seed = 3
 max_hands = 60
 max_decision_ms = 100.0
@@ -92,8 +92,8 @@ def test_a_bad_task_file_is_refused_naming_the_file_and_field(tmp_path: Path, ed
 
 def test_a_task_defined_on_another_env_version_is_refused_before_any_game(tmp_path: Path) -> None:
     path = tmp_path / "old.toml"
-    path.write_text(TINY.format(rules="", exploit="").replace("minnesota-v3", "minnesota-v2"))
-    with pytest.raises(ValueError, match="defined on smear/minnesota-v2 but this smear-rl has smear/minnesota-v3"):
+    path.write_text(TINY.format(rules="", exploit="").replace("minnesota-v4", "minnesota-v3"))
+    with pytest.raises(ValueError, match="defined on smear/minnesota-v3 but this smear-rl has smear/minnesota-v4"):
         rate("rule", load_task(path))
 
 

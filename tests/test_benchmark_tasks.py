@@ -31,17 +31,28 @@ def _ratings() -> list[Rating]:
     return [Rating.from_dict(json.loads(path.read_text())) for path in RATINGS]
 
 
+#: tasks whose scale is not fitted yet (docs/benchmark/tasks.md says so): they cannot rate until it is
+UNSCALED = {"six_players"}
+SCALED = [n for n in list_tasks() if n not in UNSCALED]
+
+
 @pytest.mark.parametrize("name", list_tasks())
-def test_every_task_is_defined_on_this_env_and_its_scale_on_its_panel_as_it_is(name: str) -> None:
+def test_every_task_is_defined_on_this_env_and_has_a_scale_unless_listed_as_unscaled(name: str) -> None:
     task = load_task(name)
     task.check_env()  # fails when the env's version moved under the task: a new task version and scale are due
+    assert task.scale_path.is_file() == (name not in UNSCALED)
+
+
+@pytest.mark.parametrize("name", SCALED)
+def test_every_published_scale_is_fitted_on_its_panel_as_it_is(name: str) -> None:
+    task = load_task(name)
     scale = load_scale(task)
     not_on_scale = check_panel(task, scale)  # fails when a panel network changed since the scale was fitted
     assert {m.agent for m in scale.members} | set(not_on_scale) == set(task.panel)
     assert scale.member("random").rating == 0 and scale.member("rule").rating == 1000
 
 
-@pytest.mark.parametrize("name", list_tasks())
+@pytest.mark.parametrize("name", SCALED)
 def test_refitting_a_published_scale_from_its_recorded_games_gives_its_strengths(name: str) -> None:
     scale = load_scale(load_task(name))
     members, unit = fit_members(scale.pairs, {m.agent: m.weights for m in scale.members})

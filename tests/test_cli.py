@@ -22,7 +22,23 @@ def test_unknown_command_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["trian"])
     assert exit_info.value.code == 2
-    assert "unknown command 'trian'" in capsys.readouterr().err
+    assert "unknown command 'trian' (did you mean 'train'?)" in capsys.readouterr().err
+
+
+#: reST marks a docstring carries that a person reading --help should not see
+DOCSTRING_MARKUP = ("``", ":func:", ":class:", ":mod:", ":meth:", ":data:", "Examples::")
+
+
+@pytest.mark.parametrize("command", [c for c in cli.COMMANDS if c != "serve"])  # serve's help: the service's own
+def test_every_commands_help_reads_as_plain_text(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([command, "--help"]) if command != "bench" else cli.main([command, "env", "--help"])
+    assert exit_info.value.code == 0
+    shown = capsys.readouterr().out
+    if command == "bench":
+        cli.main(["bench", "--help"])
+        shown += capsys.readouterr().out
+    assert shown.strip() and not [mark for mark in DOCSTRING_MARKUP if mark in shown], shown
 
 
 def test_demo_runs_through_the_command(capsys: pytest.CaptureFixture[str]) -> None:

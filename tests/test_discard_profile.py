@@ -1,8 +1,8 @@
-"""scripts/discard_profile.py: the discard counts behind the warm-start diagnosis in docs/results.md."""
+"""research/scripts/discard_profile.py: the discard counts behind the warm-start diagnosis in the research log."""
 
 from tests.file_modules import ROOT, load_module
 
-discard_profile = load_module(ROOT / "scripts" / "discard_profile.py")
+discard_profile = load_module(ROOT / "research" / "scripts" / "discard_profile.py")
 
 
 def test_every_seat_discards_down_to_six_cards_in_each_hand_counted():

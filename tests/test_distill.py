@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
 from smear_env import actions as A  # noqa: E402
+from smear_env.observation import observation_size  # noqa: E402
 from tests.cli_helpers import assert_refused  # noqa: E402
 from training import distill  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
@@ -53,6 +55,13 @@ def test_labelling_is_reproducible_from_the_seed_whatever_the_worker_count(label
     again = collect_labels(JOB, matches=2, workers=2, progress=False)
     for name in Labels.__dataclass_fields__:
         np.testing.assert_array_equal(getattr(again, name), getattr(labels, name), err_msg=name)
+
+
+def test_a_student_given_as_its_policy_file_labels_as_its_checkpoint_does(labels: Labels) -> None:
+    """The shipped agents are .npz files only: one read as a checkpoint is the same student."""
+    as_file = collect_labels(dataclasses.replace(JOB, student=STUDENT.removesuffix(".pt") + ".npz"), 2, 1, False)
+    for name in Labels.__dataclass_fields__:
+        np.testing.assert_array_equal(getattr(as_file, name), getattr(labels, name), err_msg=name)
 
 
 def test_targets_soften_the_teacher_values_by_temperature() -> None:
@@ -140,7 +149,8 @@ def test_labels_that_cannot_fit_the_student_are_refused(
     other = Labels(labels.obs[:, :-3], labels.masks, labels.values, labels.student, labels.match)
     other.save(tmp_path / "other.npz")
     argv = [STUDENT, "--out", str(tmp_path / "b"), "--labels", str(tmp_path / "other.npz")]
-    assert_refused(distill.main, argv, capsys, "the labels' observation size is 713, the student's 716")
+    size = observation_size(4)
+    assert_refused(distill.main, argv, capsys, f"the labels' observation size is {size - 3}, the student's {size}")
 
 
 def test_label_files_join_with_their_matches_numbered_on(labels: Labels, tmp_path: Path) -> None:
@@ -285,7 +295,7 @@ def test_a_bad_rollout_teacher_is_refused_before_any_work(
 def test_label_regret_measures_each_network_on_every_labelled_decision(labels: Labels, tmp_path: Path) -> None:
     from tests.file_modules import ROOT, load_module
 
-    label_regret = load_module(ROOT / "scripts" / "label_regret.py")
+    label_regret = load_module(ROOT / "research" / "scripts" / "label_regret.py")
     labels.save(tmp_path / "labels.npz")
     measured = label_regret.measure(str(tmp_path / "labels.npz"), [STUDENT])
     expected = agreement(network_from_checkpoint(load_checkpoint(STUDENT)).eval(), labels)

@@ -2,6 +2,7 @@
 
 A block that must not run says so on the line before it, with a reason:
 ``<!-- docs-test: skip (why) -->``. Pages added later are covered without touching this file.
+Their links are checked by ``tests/test_links.py``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SKIP = re.compile(r"<!--\s*docs-test:\s*skip\s*(?:\((?P<reason>[^)]*)\))?\s*-->")
 TIME_CAP_SECONDS = 60
-#: pages the README links that other branches add (the play and service pages); drop each once it has landed
-PENDING_PAGES: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -74,19 +73,3 @@ def test_python_block_runs(block: Block) -> None:
     except subprocess.TimeoutExpired:
         pytest.fail(f"{block.name} ran past {TIME_CAP_SECONDS} s")
     assert done.returncode == 0, f"{block.name} failed:\n{block.code}\n{done.stderr[-3000:]}"
-
-
-def test_readme_links_stay_inside_the_repository() -> None:
-    links = re.findall(r"\]\(([^)\s]+)\)", (ROOT / "README.md").read_text())
-    assert links
-    for link in links:
-        target = link.split("#")[0]
-        assert "://" not in link and not link.startswith("/"), f"README links outside the repository: {link}"
-        if target and target not in PENDING_PAGES:
-            path = (ROOT / target).resolve()
-            assert path.is_relative_to(ROOT) and path.exists(), f"README link to a missing file: {link}"
-
-
-def test_the_rules_pages_link_nothing_outside_the_repository() -> None:
-    for page in (ROOT / "docs" / "rules").glob("*.md"):
-        assert "://" not in page.read_text(), f"{page.name} links outside the repository"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pettingzoo
@@ -43,6 +44,13 @@ def test_registered_in_pettingzoo(preset: str) -> None:
 def test_unknown_preset_names_the_choices() -> None:
     with pytest.raises(ValueError, match="unknown preset 'ten_pont'.*did you mean 'ten_point'"):
         smear_env.env(preset="ten_pont")
+
+
+@pytest.mark.parametrize("make", [smear_env.env, smear_env.raw_env, smear_env.single_agent_env])
+def test_an_unknown_preset_is_answered_with_every_game_the_env_plays(make: Any) -> None:
+    """Bohemian Schneider is a preset name for the envs, so the list that answers a bad name holds it too."""
+    with pytest.raises(ValueError, match=r"unknown preset 'nope': expected one of .*ten_point, .*bohemian_schneider"):
+        make("nope")
 
 
 def test_rule_overrides_reach_the_engine() -> None:

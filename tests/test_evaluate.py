@@ -326,10 +326,27 @@ def test_json_round_trip(tmp_path: Path) -> None:
 
 
 def test_markdown_table(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["random", "random", "--preset", "four_point", "--matches", "2", "--workers", "1", "--no-progress"])
+    args = ["random", "random", "--preset", "four_point", "--matches", "2", "--workers", "1", "--no-progress"]
+    main([*args, "--markdown"])
     out = capsys.readouterr().out
     assert "| random (A) | 2 |" in out and "| random (B) | 2 |" in out
     assert "win rate [95% CI]" in out and "points/hand" in out
+
+
+def test_the_report_for_a_terminal_is_narrow_and_says_what_its_columns_mean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shipped = "agents/shipped/ten_point.npz"  # a long name: the table shows its file name, the title all of it
+    main([shipped, "rule", "--preset", "ten_point", "--matches", "2", "--workers", "1", "--no-progress"])
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 110
+    table = lines[lines.index("") + 1 :][:3]
+    assert table[0].split()[:3] == ["agent", "games", "W-D-L"] and table[0].endswith("ms/decision")
+    assert table[1].startswith("ten_point.npz (A)") and table[2].startswith("rule (B)")
+    assert any(line.startswith(f"{shipped} (A) vs rule (B) on ten_point: 2 games") for line in lines)
+    assert any(line.startswith("Hand reward: ") for line in lines)
+    for column in ("win rate:", "points/hand:", "bids:", "ms/decision:"):
+        assert any(line.startswith(column) for line in lines), column
 
 
 def test_parse_rule() -> None:

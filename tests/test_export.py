@@ -1,4 +1,9 @@
-"""Torch-free agents: a checkpoint exported to .npz plays exactly as the checkpoint, and loads without torch."""
+"""Torch-free agents: a checkpoint exported to .npz plays exactly as the checkpoint, and loads without torch.
+
+The shipped agents are .npz files only; read as checkpoints (``training.checkpoint.checkpoint_from_policy``)
+they give the torch network that training starts from, and a training checkpoint (.pt) is made from one
+where a test needs it (:func:`shipped_checkpoint`).
+"""
 
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ from smear_env.schneider import game as schneider  # noqa: E402
 from smear_env.schneider import observation as schneider_observation  # noqa: E402
 from smear_env.signature import SCHNEIDER, game_of, network_signature, rules_for_preset  # noqa: E402
 from smear_rl import cli  # noqa: E402
-from training.checkpoint import load_checkpoint, network_from_checkpoint  # noqa: E402
+from training.checkpoint import load_checkpoint, network_from_checkpoint, save_checkpoint  # noqa: E402
 from training.export import export_checkpoint, policy_from_checkpoint  # noqa: E402
 from training.model import network_input  # noqa: E402
 
@@ -42,6 +47,13 @@ SHIPPED = [
     "schmier",
     "smear",
 ]
+
+
+def shipped_checkpoint(preset: str, folder: Path) -> Path:
+    """The shipped agent of ``preset`` written as a training checkpoint (``agent.pt``) in ``folder``."""
+    data = load_checkpoint(shipped_policy_path(preset))
+    fields = {k: v for k, v in data.items() if k not in ("format", "format_version", "source", "source_sha256")}
+    return save_checkpoint(folder / f"{preset}.pt", fields)
 
 
 def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarray]:
@@ -80,10 +92,10 @@ def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarr
 
 
 @pytest.mark.parametrize("preset", SHIPPED)
-def test_exported_agent_chooses_as_the_checkpoint_on_thousands_of_positions(preset: str) -> None:
-    checkpoint = Path("checkpoints") / f"{preset}.pt"
+def test_the_shipped_file_plays_as_the_torch_network_read_from_it_on_thousands_of_positions(preset: str) -> None:
+    """The numpy agent and the torch network that a run started from the file (init_from) would train."""
     views, obs, masks = positions(preset, 2500)
-    net = network_from_checkpoint(load_checkpoint(checkpoint))
+    net = network_from_checkpoint(load_checkpoint(shipped_policy_path(preset)))
     inputs = network_input(net, obs, rules_for_preset(preset))
     with torch.no_grad():
         logits, _ = net(torch.from_numpy(inputs), torch.from_numpy(masks))
@@ -101,25 +113,28 @@ def test_exported_agent_chooses_as_the_checkpoint_on_thousands_of_positions(pres
 
 
 @pytest.mark.parametrize("preset", SHIPPED)
-def test_shipped_file_is_the_export_of_the_shipped_checkpoint(preset: str) -> None:
+def test_the_shipped_file_read_as_a_checkpoint_exports_back_to_itself(preset: str, tmp_path: Path) -> None:
     shipped = load_policy(shipped_policy_path(preset))
-    fresh = policy_from_checkpoint(Path("checkpoints") / f"{preset}.pt")
-    assert shipped.layout == json.loads(json.dumps(fresh.layout))
+    fresh = policy_from_checkpoint(shipped_checkpoint(preset, tmp_path))
+    made = {"source", "source_sha256"}  # where each export came from: the shipped file names its .pt
+    assert {k: v for k, v in shipped.layout.items() if k not in made} == {
+        k: v for k, v in json.loads(json.dumps(fresh.layout)).items() if k not in made
+    }
+    assert shipped.layout["source"] == f"{preset}.pt" and len(shipped.layout["source_sha256"]) == 64
     shipped_arrays, fresh_arrays = shipped.to_arrays(), fresh.to_arrays()
     assert sorted(shipped_arrays) == sorted(fresh_arrays)
     for name, array in fresh_arrays.items():
         if name != "layout":
             assert np.array_equal(shipped_arrays[name], array), name
-    assert shipped.layout["step"] == load_checkpoint(Path("checkpoints") / f"{preset}.pt")["step"]
     layout_now = network_signature(rules_for_preset(preset))["observation_version"]
     assert shipped.layout["config"]["preset"] == preset and shipped.layout["observation_version"] == layout_now
-    assert "upgraded_from" not in shipped.layout  # every shipped agent is of the current layout (since 2026-12-04)
+    smear = preset != "bohemian_schneider"  # every Smear agent is stored in layout 2 and widened as read
+    assert shipped.layout.get("upgraded_from") == (2 if smear else None)
 
 
 def test_a_checkpoint_is_converted_once_per_version_of_the_file(tmp_path: Path) -> None:
     """Training builds a fixed .pt opponent for every match: the same file and rules share one conversion."""
-    path = tmp_path / "agent.pt"
-    path.write_bytes((Path("checkpoints") / "ten_point.pt").read_bytes())  # any checkpoint
+    path = shipped_checkpoint("ten_point", tmp_path)  # any checkpoint
     rules = get_rules("ten_point")
     first = policy_from_checkpoint(path, rules)
     assert policy_from_checkpoint(path, rules) is first
@@ -194,20 +209,20 @@ def test_corrupt_foreign_and_pickled_files_fail_clearly(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=message):
             NeuralAgent(tmp_path / f"{name}.npz")
     with pytest.raises(ValueError, match="is a training checkpoint: export it first"):
-        NeuralAgent("checkpoints/ten_point.pt")
+        NeuralAgent(shipped_checkpoint("ten_point", tmp_path))
 
 
 def test_export_command_writes_a_file_that_plays_like_the_checkpoint(tmp_path: Path) -> None:
-    out = tmp_path / "agent.npz"
-    cli.main(["export", "checkpoints/minnesota.pt", "-o", str(out)])
+    out, checkpoint = tmp_path / "agent.npz", str(shipped_checkpoint("minnesota", tmp_path))
+    cli.main(["export", checkpoint, "-o", str(out)])
     exported = make_agent(str(out), "minnesota")
-    in_memory = make_agent("checkpoints/minnesota.pt", "minnesota")  # .pt paths keep working, converted in memory
+    in_memory = make_agent(checkpoint, "minnesota")  # .pt paths keep working, converted in memory
     game = Game("minnesota", seed=9)
     for _ in range(40):
         view = player_view(game, game.current_player)
         assert exported.act(view) == in_memory.act(view)
         game.apply(exported.act(view))
-    assert export_checkpoint("checkpoints/minnesota.pt", tmp_path / "again.npz").is_file()
+    assert export_checkpoint(checkpoint, tmp_path / "again.npz").is_file()
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["export", str(tmp_path / "missing.pt")])
     assert exit_info.value.code == 2

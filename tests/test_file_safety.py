@@ -27,7 +27,6 @@ from training.model import PolicyValueNet  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 from training.selfplay import OPPONENT_KINDS, Collector, bot_state, torch_policy  # noqa: E402
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 TINY = {
     "total_steps": 300, "num_games": 4, "rollout_steps": 100, "hidden": [16], "minibatch": 64, "epochs": 1,
     "bc_hands": 0, "checkpoint_every": 1, "eval_every_minutes": 0.0, "eval_matches": 2, "final_eval_matches": 2,
@@ -107,9 +106,12 @@ def test_the_resumable_checkpoint_is_tensors_and_plain_data(run: Path) -> None:
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "minnesota"])
-def test_shipped_agents_still_load(preset: str) -> None:
-    agent = make_agent(str(SHIPPED / f"{preset}.pt"), preset, 0)
-    assert agent.name == "neural"
+def test_shipped_agents_load_as_agents_and_as_checkpoints_without_pickle(preset: str) -> None:
+    path = shipped_policy_path(preset)
+    with np.load(path, allow_pickle=False) as arrays:  # the whole file reads with pickle refused
+        assert "layout" in arrays.files and all(arrays[name].dtype != object for name in arrays.files)
+    assert make_agent(str(path), preset, 0).name == "neural"
+    assert load_checkpoint(path, get_rules(preset))["preset"] == preset  # what init_from and distill read
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import numpy as np
 
 import smear_env
 from smear_env.rules import OPTION_NAMES
-from tests.fuzz_rules import FIXED, fuzz, random_rules
+from tests.fuzz_rules import FIXED, FuzzStats, fuzz, play_match, random_rules
 
 
 def test_random_rule_sets_play_without_an_exception_or_an_invariant_violation() -> None:
@@ -19,7 +19,22 @@ def test_random_rule_sets_play_without_an_exception_or_an_invariant_violation() 
     changed = set(stats.options_changed)
     missing = set(OPTION_NAMES) - FIXED - changed
     assert len(missing) <= 3, f"options the fuzz never changed: {sorted(missing)}"
-    assert {"lowest_rank", "joker_rank", "non_bidder_cap", "teams", "discard_trump"} <= changed
+    assert {"lowest_rank", "joker_rank", "non_bidder_cap", "teams", "discard_trump", "joker_follows_trump"} <= changed
+
+
+def test_jokers_that_answer_a_trump_lead_under_random_rule_sets() -> None:
+    """``joker_follows_trump`` needs jokers that are not trumps, so few random sets have it: here every one does."""
+    rng, stats, played = random.Random(19), FuzzStats(), 0
+    while played < 30:
+        rules, _ = random_rules(rng)
+        protected = tuple(name for name in rules.protected_discards if name != "jokers")
+        try:
+            rules = rules.replace(joker_rank="not_trump", joker_follows_trump=True, protected_discards=protected)
+        except ValueError:
+            continue  # no jokers, or a joker would set trump
+        play_match(rules, rng.getrandbits(32), 2000, stats, frozenset({played % rules.num_players}))
+        played += 1
+    assert stats.hands >= 30 and stats.bot_moves > 0
 
 
 def test_every_preset_as_it_is() -> None:

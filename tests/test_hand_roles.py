@@ -1,4 +1,4 @@
-"""scripts/hand_roles.py: the split by role of an agent's hand scores behind the ten_point_5p reading (results)."""
+"""research/scripts/hand_roles.py: the split by role of an agent's hand scores behind the ten_point_5p reading."""
 
 import pytest
 
@@ -7,7 +7,7 @@ from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A, lineup
 from training.evaluate.tally import Tally
 
-hand_roles = load_module(ROOT / "scripts" / "hand_roles.py")
+hand_roles = load_module(ROOT / "research" / "scripts" / "hand_roles.py")
 
 
 def _a_totals(preset: str, games: int, max_hands: int) -> dict[int, list[float]]:

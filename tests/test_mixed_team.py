@@ -1,4 +1,4 @@
-"""scripts/mixed_team.py: a team whose seats play two agents, behind the schmier distillation reading (results)."""
+"""research/scripts/mixed_team.py: a team whose seats play two agents, behind the schmier distillation reading."""
 
 from agents.random_agent import RandomAgent
 from agents.rule_bot import RuleAgent
@@ -7,7 +7,7 @@ from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A, lineup
 from training.evaluate.tally import Tally
 
-mixed_team = load_module(ROOT / "scripts" / "mixed_team.py")
+mixed_team = load_module(ROOT / "research" / "scripts" / "mixed_team.py")
 
 
 def test_the_first_seats_of_a_team_play_the_mixed_agent_in_either_game_of_a_pair():

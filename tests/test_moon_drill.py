@@ -1,4 +1,4 @@
-"""scripts/moon_drill.py: the forced moons behind the minnesota moon-play figures in docs/results.md."""
+"""research/scripts/moon_drill.py: the forced moons behind the minnesota moon-play figures in the research log."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from smear_env.rules import get_rules
 from tests.file_modules import ROOT, load_module
 from training.fit_moon_odds import forced_moon_rows
 
-moon_drill = load_module(ROOT / "scripts" / "moon_drill.py")
+moon_drill = load_module(ROOT / "research" / "scripts" / "moon_drill.py")
 DEALS = range(200_000, 200_012)
 
 

@@ -1,9 +1,9 @@
-"""scripts/moon_profile.py: the moon counts behind the minnesota moon diagnosis in docs/results.md."""
+"""research/scripts/moon_profile.py: the moon counts behind the minnesota moon diagnosis in the research log."""
 
 from tests.file_modules import ROOT, load_module
 from training.evaluate import evaluate
 
-moon_profile = load_module(ROOT / "scripts" / "moon_profile.py")
+moon_profile = load_module(ROOT / "research" / "scripts" / "moon_profile.py")
 
 SHIPPED = str(ROOT / "agents" / "shipped" / "minnesota.npz")
 

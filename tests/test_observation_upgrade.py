@@ -1,4 +1,4 @@
-"""Agents of observation layout 1 upgraded to layout 2: the same policy and the same moves, or refused.
+"""Agents of observation layout 1 upgraded to the current layout: the same policy and the same moves, or refused.
 
 The files are the `ten_point` agent shipped until 2026-12-04, the last one stored in layout 1, kept as test data
 (checkpoint and exported .npz, as they were shipped) so the upgrade path that users' own layout-1 files take stays
@@ -17,7 +17,14 @@ torch = pytest.importorskip("torch")
 from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from smear_env.game import Game  # noqa: E402
-from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, observation_size, player_view  # noqa: E402
+from smear_env.observation import (  # noqa: E402
+    OBSERVATION_VERSION,
+    Observer,
+    action_mask,
+    observation_size,
+    older_positions,
+    player_view,
+)
 from smear_env.rules import get_rules  # noqa: E402
 from training.checkpoint import load_checkpoint, network_from_checkpoint, save_checkpoint, upgrade  # noqa: E402
 from training.export import agent_from_checkpoint  # noqa: E402
@@ -33,6 +40,8 @@ SHIPPED_NPZ = {"ten_point": DATA / "ten_point_layout1.npz"}
 #: the agent for the first two hands of seeded matches, so each move decides the positions after it (its minnesota
 #: games are those of the first-stage minnesota agent, no longer shipped, and no longer read)
 V1_MOVES = DATA / "shipped_moves_layout_1.json"
+#: where each input of a four-seat layout 1 vector sits in the current vector
+V1_AT = older_positions(4, version=1)
 
 
 def raw(path: Path) -> dict:
@@ -70,17 +79,16 @@ def test_the_upgraded_shipped_agent_computes_the_same_policy_and_values(preset: 
     assert data["observation_size"] == observation_size(4)
     new = network_from_checkpoint(data)
     old_policy, new_policy = NumpyPolicy(old), NumpyPolicy(new)
-    v1 = observation_size(4, version=1)
     rows = list(positions(preset, 4))
     obs = np.stack([vector for vector, _, _ in rows])
     masks = np.stack([mask for _, mask, _ in rows])
-    assert obs[:, v1:].any()  # the new inputs are not all zero in these positions: they are ignored, not absent
-    before, after = old_policy.logits(obs[:, :v1], masks), new_policy.logits(obs, masks)
+    assert np.delete(obs, V1_AT, axis=1).any()  # the new inputs are not all zero here: ignored, not absent
+    before, after = old_policy.logits(obs[:, V1_AT], masks), new_policy.logits(obs, masks)
     assert np.array_equal(before.argmax(1), after.argmax(1))
     legal = masks.astype(bool)
     assert np.allclose(before[legal], after[legal], rtol=0, atol=1e-4)
     with torch.no_grad():
-        _, values_before = old(torch.from_numpy(obs[:, :v1]), torch.from_numpy(masks))
+        _, values_before = old(torch.from_numpy(obs[:, V1_AT]), torch.from_numpy(masks))
         _, values_after = new(torch.from_numpy(obs), torch.from_numpy(masks))
     assert torch.allclose(values_before, values_after, rtol=0, atol=1e-4)
 
@@ -89,18 +97,17 @@ def test_an_upgraded_agent_plays_the_moves_of_the_layout_1_network() -> None:
     stored = raw(SHIPPED["ten_point"])
     policy = NumpyPolicy(layout_1_network(stored))
     agent = agent_from_checkpoint(SHIPPED["ten_point"], get_rules("ten_point"))
-    v1 = observation_size(4, version=1)
     for vector, mask, view in positions("ten_point", 2):
         if mask.sum() > 1:
-            expected = int(np.argmax(policy.logits(vector[None, :v1], mask[None, :])[0]))
+            expected = int(np.argmax(policy.logits(vector[None, V1_AT], mask[None, :])[0]))
             assert agent.act(view, {"observation": vector, "action_mask": mask}) == agent.act(view) == expected
 
 
 def test_upgrade_refuses_other_layouts_wrong_sizes_and_training_checkpoints(tmp_path: Path) -> None:
     stored = {k: v for k, v in raw(SHIPPED["ten_point"]).items() if k not in ("format", "format_version")}
-    for version in (0, 3):
+    for version in (0, 4):
         save_checkpoint(tmp_path / f"v{version}.pt", {**stored, "observation_version": version})
-        with pytest.raises(ValueError, match=f"observation_version is {version} in the checkpoint but 2 here"):
+        with pytest.raises(ValueError, match=f"observation layout {version} cannot be read as layout 3"):
             load_checkpoint(tmp_path / f"v{version}.pt")
     with pytest.raises(ValueError, match="layout 1 for 4 players has 637 inputs, but the checkpoint records 640"):
         upgrade({**stored, "observation_size": 640})
@@ -125,10 +132,9 @@ def test_the_shipped_npz_is_layout_1_and_upgraded_as_read_to_the_same_function(p
     assert stored["observation_version"] == 1  # the shipped files stay as they are
     policy = load_policy(SHIPPED_NPZ[preset])
     assert policy.layout["observation_version"] == OBSERVATION_VERSION and policy.layout["upgraded_from"] == 1
-    v1 = observation_size(4, version=1)
     rows = list(positions(preset, 3))
     obs, masks = np.stack([v for v, _, _ in rows]), np.stack([m for _, m, _ in rows])
-    x = obs[:, :v1]  # layout 1's function, evaluated from the stored arrays
+    x = obs[:, V1_AT]  # layout 1's function, evaluated from the stored arrays
     for k in range(len(stored["hidden"])):
         x = np.maximum(x @ arrays[f"hidden.{k}.weight"] + arrays[f"hidden.{k}.bias"], 0)
     before = np.where(masks != 0, x @ arrays["policy.weight"] + arrays["policy.bias"], np.float32(-1e9))
@@ -167,12 +173,12 @@ def test_a_layout_1_npz_of_the_wrong_size_or_another_layout_is_refused(tmp_path:
     narrow = {**arrays, "hidden.0.weight": arrays["hidden.0.weight"][:-3]}
     narrow["layout"] = np.array(json.dumps(layout | {"observation_size": layout["observation_size"] - 3}))
     Policy.from_arrays(narrow).save(tmp_path / "narrow.npz")  # loads, but is not upgraded: not layout 1's size
-    with pytest.raises(ValueError, match="observation_version is 1 in the file but 2 here"):
+    with pytest.raises(ValueError, match="observation_version is 1 in the file but 3 here"):
         make_agent(str(tmp_path / "narrow.npz"), "ten_point")
-    for version in (0, 3):
+    for version in (0, 4):
         other = {**arrays, "layout": np.array(json.dumps(layout | {"observation_version": version}))}
         Policy.from_arrays(other).save(tmp_path / f"v{version}.npz")
-        with pytest.raises(ValueError, match=f"observation_version is {version} in the file but 2 here"):
+        with pytest.raises(ValueError, match=f"observation_version is {version} in the file but 3 here"):
             NeuralAgent(tmp_path / f"v{version}.npz")
 
 
@@ -185,6 +191,7 @@ def test_fine_tuning_from_a_shipped_layout_1_agent_starts_from_its_upgraded_weig
                                "init_from": str(SHIPPED["ten_point"]), "bc_hands": 0, "device": "cpu"})  # fmt: skip
     trainer = Trainer(config, tmp_path / "ft")
     trainer.writer.close()
-    first, v1 = trainer.net.state_dict()["trunk.0.weight"], observation_size(4, version=1)
+    first = trainer.net.state_dict()["trunk.0.weight"]
     assert first.shape[1] == observation_size(4)
-    assert torch.equal(first[:, :v1], stored["model"]["trunk.0.weight"]) and not first[:, v1:].any()
+    others = np.setdiff1d(np.arange(first.shape[1]), V1_AT)
+    assert torch.equal(first[:, V1_AT], stored["model"]["trunk.0.weight"]) and not first[:, others].any()

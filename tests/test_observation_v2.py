@@ -15,9 +15,9 @@ from agents.rule_bot import RuleAgent
 from smear_env.cards import SUITS, cards_of, format_card, mask_of, parse_cards
 from smear_env.game import Deal, Game
 from smear_env.observation import (
-    OBSERVATION_VERSION,
     SUIT_SLOTS,
     Observer,
+    compact_layout,
     layout,
     note_voids,
     observation_size,
@@ -124,22 +124,25 @@ def layout_1(n: int) -> list[str]:
 
 
 def test_layout_2_keeps_every_block_of_layout_1_in_place_and_appends_five() -> None:
-    assert OBSERVATION_VERSION == 2
     for n in (2, 3, 4, 5, 6):
-        blocks = layout(n)
+        blocks = compact_layout(n)
         v1_end = observation_size(n, version=1)
         assert [name for name, start, _ in blocks if start < v1_end] == layout_1(n)
         tail = [name for name, start, _ in blocks if start >= v1_end]
         assert tail == ["out_of_play", *[f"voids[{k}]" for k in range(n)], "my_side", "need", "only_bids_win"]
-        assert blocks[-1][1] + blocks[-1][2] == observation_size(n)
+        assert blocks[-1][1] + blocks[-1][2] == observation_size(n, version=2)
         assert next(start for name, start, _ in blocks if name == "out_of_play") == v1_end
-    with pytest.raises(ValueError, match="observation layout version 3 is unknown"):
-        observation_size(4, version=3)
+    with pytest.raises(ValueError, match="observation layout version 4 is unknown"):
+        observation_size(4, version=4)
+
+
+#: blocks with one slot per seat: the first ``n`` of their ``MAX_SEATS`` slots are the table's
+SEAT_BLOCKS = {"dealer", "bidder", "partner", "leader", "discard_counts", "drawn_counts", "scores", "my_side", "need"}
 
 
 def block(vector: np.ndarray, n: int, name: str) -> list[float]:
     start, size = next((s, z) for b, s, z in layout(n) if b == name)
-    return vector[start : start + size].tolist()
+    return vector[start : start + (n if name in SEAT_BLOCKS else size)].tolist()
 
 
 def cards_in(vector: np.ndarray, n: int, name: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""scripts/oracle_bound.py: the all-seeing search behind the ten_point_5p reading against random (results)."""
+"""research/scripts/oracle_bound.py: the all-seeing search behind the ten_point_5p reading against random (results)."""
 
 from smear_env.game import Deal
 from tests.file_modules import ROOT, load_module
@@ -6,7 +6,7 @@ from training.evaluate.games import MatchConfig
 from training.evaluate.lineups import A, lineup
 from training.evaluate.tally import Tally
 
-oracle_bound = load_module(ROOT / "scripts" / "oracle_bound.py")
+oracle_bound = load_module(ROOT / "research" / "scripts" / "oracle_bound.py")
 
 
 def _runner(bids: str, play: str, max_hands: int = 3):

@@ -78,7 +78,7 @@ def test_evaluation_results_and_checkpoints_record_the_code_version(tmp_path: Pa
 
 
 def test_training_configs_ship_and_load_by_name() -> None:
-    assert {"ten_point", "ten_point_quick", "minnesota", "ten_point_finetune"} <= set(list_configs())
+    assert {"ten_point", "ten_point_quick", "minnesota", "ten_point_exploiter"} <= set(list_configs())
     assert load_config("minnesota", ["seed=3"]).seed == 3
     # The message lists every shipped config, sorted, so a user sees the names to choose from.
     listed = re.escape(", ".join(sorted(list_configs())))

@@ -21,7 +21,7 @@ from smear_rl.play.entry import Entry, ordered_moves, read_entry
 from smear_rl.play.events import PartnerCalled, PickedUp
 from smear_rl.play.games import load_kind
 from smear_rl.play.session import Session
-from tests.rules import test_schmier, test_ten_point, test_ten_point_5p
+from tests.rules import test_joker_follows_trump, test_schmier, test_ten_point, test_ten_point_5p
 from tests.scripted import discard_down, play, play_tricks
 
 
@@ -208,6 +208,19 @@ def test_discards_that_are_refused_say_why() -> None:
     assert "a trump may be discarded only when you hold nothing else" in refused(session, f"keep {keep_no_trumps}")
 
 
+@pytest.mark.parametrize(
+    ("text", "meant"), [("discrad {card}", "discard {card}"), ("dicsard {card}", "discard {card}"), ("kep", "keep"),
+                        ("hnit", "hint"), ("scroe", "score")],
+)  # fmt: skip
+def test_a_misspelt_word_is_answered_with_the_closest_move_or_command(text: str, meant: str) -> None:
+    session = ten_point_discarding()
+    card = [c for c in session.view["hand"] if c not in test_ten_point.KEEPS[1].split()][0]
+    with pytest.raises(ValueError, match=f"is not a move \\(did you mean '{meant.format(card=card)}'\\?\\)"):
+        read(session, text.format(card=card))
+    with pytest.raises(ValueError, match="'xyzzy 7C' is not a move: type a move like"):
+        read(session, "xyzzy 7C")  # nothing close: no guess
+
+
 def test_discards_past_the_turn_are_refused_whole() -> None:
     game = ten_point()
     play(game, "bid 4, pass, pass, pass, trump H")
@@ -269,6 +282,14 @@ def test_a_card_that_does_not_follow_gets_the_rule() -> None:
 def test_a_trump_lead_must_be_followed_with_trump() -> None:
     session = ten_point_trick(1, "JD", 2)  # seat 2 holds 3H 6H 8H 9H 2S TC
     assert refused(session, "2S") == "play 2S: you must follow trumps"
+
+
+def test_a_trump_lead_is_answered_with_a_trump_or_a_joker_under_joker_follows_trump() -> None:
+    game = test_joker_follows_trump.house_game()
+    play_tricks(game, ["AC 3C KC 7C"])
+    play(game, "play AH, play 2H")
+    session = seated(game, 3, **test_joker_follows_trump.HOUSE)  # holds JK2 and no trump
+    assert refused(session, "QC") == "play QC: you must follow trumps or play a joker"
 
 
 def test_the_called_card_goes_to_the_first_trick() -> None:

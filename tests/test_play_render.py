@@ -91,6 +91,14 @@ def test_the_hint_shows_values_or_probabilities() -> None:
     assert text_of(p.hint(Decision(A.TRUMP_BASE + 1), "rule")).strip() == "rule would trump ♦"
 
 
+def test_the_hint_numbers_each_move_as_the_list_of_moves_does() -> None:
+    session = seated(test_ten_point.deal(test_ten_point.KEEPS), 1)  # seat 1 bids first: pass, bid 4 .. bid 10
+    chances = Decision(A.BID_BASE + 5, {A.BID_BASE + 5: 0.75, A.PASS: 0.25}, "probability")
+    lines = text_of(presenter(seat=1).hint(chances, "neural", session.view)).splitlines()
+    assert lines[0].strip() == "neural would bid 5 (move 3)"
+    assert lines[2].split()[:3] == ["3", "bid", "5"] and lines[3].split()[:2] == ["1", "pass"]
+
+
 def test_the_table_shows_trump_marked_and_what_the_phase_asks() -> None:
     game = test_ten_point.deal(test_ten_point.KEEPS)
     play(game, "bid 4, pass, pass, pass, trump H")

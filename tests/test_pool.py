@@ -10,7 +10,8 @@ import pytest
 
 from smear_env import get_rules
 from training.evaluate import EvalResult, evaluate
-from training.pool import load_result, main, pool
+from training.evaluate.results import read_results, write_results
+from training.pool import main, pool
 from training.stats import mean_interval
 
 
@@ -84,9 +85,50 @@ def test_the_command_line_reads_the_harness_json_and_names_files_in_errors(
     broken = tmp_path / "broken.json"
     broken.write_text('{"agent_a": "rule"}')
     with pytest.raises(ValueError, match="broken.json: not an evaluation result .*missing field"):
-        load_result(broken)
+        read_results(broken)
     with pytest.raises(ValueError, match="cannot read .*absent.json"):
-        load_result(tmp_path / "absent.json")
+        read_results(tmp_path / "absent.json")
+
+
+def test_runs_saved_together_compressed_read_back_whole_and_pool_as_the_files_did(
+    runs: list[EvalResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [write_results(tmp_path / f"seed{run.seed}.json", [run]) for run in runs]
+    main([str(p) for p in paths] + ["--save", str(tmp_path / "both.json.gz")])
+    from_files = capsys.readouterr().out
+    saved = tmp_path / "both.json.gz"
+    assert saved.read_bytes()[:2] == b"\x1f\x8b" and read_results(saved) == runs  # every field and game kept
+    main([str(saved)])
+    assert capsys.readouterr().out == from_files
+    again = write_results(tmp_path / "again.json.gz", runs)
+    assert again.read_bytes() == saved.read_bytes()  # no time stamp: the same runs make the same bytes
+    with pytest.raises(SystemExit):  # seed 1 twice: nothing pooled, nothing saved
+        main([str(paths[0]), str(saved), "--save", str(tmp_path / "refused.json.gz")])
+    assert f"{paths[0]} has seed 1, {saved} has seed 1, {saved} has seed 2" in capsys.readouterr().err
+    assert not (tmp_path / "refused.json.gz").exists()
+
+
+def test_some_seeds_of_a_file_pool_alone(
+    runs: list[EvalResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = write_results(tmp_path / "both.json.gz", runs)
+    main([str(saved), "--seeds", "2"])
+    assert "seed 2: 2 games" in capsys.readouterr().out
+    for seeds, message in (("3", "--seeds: no run of seed 3 in"), ("2,x", "is not a list of seeds like 2,3,4")):
+        with pytest.raises(SystemExit):
+            main([str(saved), "--seeds", seeds])
+        assert message in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_results_is_refused_saying_what_it_holds(tmp_path: Path) -> None:
+    for name, content, problem in [
+        ("list.json", b"[1, 2]", "not an object or a list of objects"),
+        ("cut.json.gz", b"\x1f\x8b\x08\x00junk", ""),
+        ("empty.json", b"[]", "not an object or a list of objects"),
+    ]:
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(ValueError, match=f"{name}: not an evaluation result .*{problem}"):
+            read_results(tmp_path / name)
 
 
 def test_one_network_under_two_file_names_pools_and_two_networks_do_not(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ BAD_BODIES: list[Any] = [
     suggest() | {"bot": "search:time_budget=nan"},
     suggest() | {"bot": ":::"},
     suggest() | {"bot": "../../etc/passwd"},
-    suggest() | {"bot": "checkpoints/ten_point.pt"},
+    suggest() | {"bot": "agents/shipped/ten_point.npz"},
     suggest() | {"hand": ["JK", "JK", "JK"]},
     suggest() | {"hand": ["🂡"] * 9},
     suggest() | {"events": [{"seat": 0, "move": {"nested": [1, 2]}}]},

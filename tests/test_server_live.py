@@ -26,7 +26,6 @@ from smear_env.observation import player_view  # noqa: E402
 from smear_rl.server.app import create_app  # noqa: E402
 from smear_rl.server.history import Tracker, suggest_body  # noqa: E402
 from smear_rl.server.limits import Settings  # noqa: E402
-from smear_rl.server.workers import WORKER_DEPTH  # noqa: E402
 
 SETTINGS = Settings(search_workers=1, search_queue=4, search_time_cap=0.3, keepalive_seconds=0.5)
 
@@ -66,10 +65,12 @@ def first_card_position() -> tuple[dict[str, Any], dict[str, Any]]:
 
 def test_a_burst_of_search_calls_does_not_starve_a_rule_call(base_url: str) -> None:
     search, rule = first_card_position()
+    burst_size = Settings().search_queue_per_client  # as many as one client may queue
 
     async def burst() -> tuple[list[int], float, float]:
         async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
-            calls = [asyncio.create_task(client.post("/v1/suggest", json=search | {"seed": k})) for k in range(5)]
+            calls = [asyncio.create_task(client.post("/v1/suggest", json=search | {"seed": k}))
+                     for k in range(burst_size)]  # fmt: skip
             await asyncio.sleep(0.3)  # the search worker is busy and calls are queued
             waiting = (await client.get("/v1/health")).json()["search_waiting"]
             answer = await client.post("/v1/suggest", json=rule)
@@ -79,33 +80,58 @@ def test_a_burst_of_search_calls_does_not_starve_a_rule_call(base_url: str) -> N
             return statuses, searches_done, waiting
 
     statuses, searches_done, waiting = asyncio.run(burst())
-    assert statuses == [200] * 5
+    assert statuses == [200] * burst_size
     assert waiting >= 3, "the search calls should still be queued when the rule call is made"
     # an order, not a time: the rule call overtook the queue (it would come last behind it)
-    assert searches_done < 5, "the rule call was answered only after every queued search call"
+    assert searches_done < burst_size, "the rule call was answered only after every queued search call"
+
+
+def client_at(base_url: str, address: str, timeout: float = 60) -> httpx.AsyncClient:
+    """A client connecting from ``address`` (any of 127.0.0.0/8 reaches the loopback server): the server counts
+    each address as a client of its own."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
 
 
 def test_search_calls_beyond_the_queue_are_refused_with_503(base_url: str) -> None:
     search, _ = first_card_position()
 
     async def flood() -> list[int]:
-        async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
-            calls = [client.post("/v1/suggest", json=search | {"seed": k}) for k in range(9)]
-            return [r.status_code for r in await asyncio.gather(*calls)]
+        clients = [client_at(base_url, f"127.0.0.{k}") for k in (11, 12, 13)]  # 3 calls each: within their quota
+        calls = [c.post("/v1/suggest", json=search | {"seed": 10 * n + k}) for n, c in enumerate(clients)
+                 for k in range(3)]  # fmt: skip
+        statuses = [r.status_code for r in await asyncio.gather(*calls)]
+        for c in clients:
+            await c.aclose()
+        return statuses
 
     statuses = flood_statuses = asyncio.run(flood())
     assert statuses.count(503) >= 1 and statuses.count(200) >= 5, flood_statuses
     assert httpx.get(f"{base_url}/v1/health").json()["status"] == "ok"
 
 
-def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) -> None:
+def test_one_clients_search_calls_beyond_its_quota_are_refused_with_429(base_url: str) -> None:
     search, _ = first_card_position()
 
+    async def flood() -> list[int]:
+        async with client_at(base_url, "127.0.0.21") as client:
+            calls = [client.post("/v1/suggest", json=search | {"seed": k}) for k in range(8)]
+            return [r.status_code for r in await asyncio.gather(*calls)]
+
+    statuses = asyncio.run(flood())
+    per_client = Settings().search_queue_per_client
+    assert statuses.count(429) >= 1 and statuses.count(503) == 0 and statuses.count(200) >= per_client, statuses
+
+
+def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) -> None:
+    search, _ = first_card_position()
+    calls_made = Settings().search_queue_per_client  # all within the client's quota
+
     async def give_up() -> int:
-        async with httpx.AsyncClient(base_url=base_url, timeout=0.3) as client:
-            calls = [client.post("/v1/suggest", json=search | {"seed": 100 + k}) for k in range(5)]
+        async with client_at(base_url, "127.0.0.31", timeout=0.3) as client:
+            calls = [client.post("/v1/suggest", json=search | {"seed": 100 + k}) for k in range(calls_made)]
             results = await asyncio.gather(*calls, return_exceptions=True)
-            # a quick machine may answer the first call or two inside the client's 0.3 s; the rest are abandoned
+            # a quick machine may answer the first call inside the client's 0.3 s; the rest are abandoned
             gave_up = [r for r in results if isinstance(r, httpx.TimeoutException)]
             answered = [r for r in results if isinstance(r, httpx.Response) and r.status_code == 200]
             assert len(gave_up) >= 2 and len(gave_up) + len(answered) == len(results), results
@@ -113,9 +139,9 @@ def test_search_calls_abandoned_by_their_clients_leave_the_queue(base_url: str) 
         async with httpx.AsyncClient(base_url=base_url) as client:
             return (await client.get("/v1/health")).json()["search_waiting"]
 
-    # at most the calls already handed to a worker process (each takes up to two, so it never idles between
-    # calls); the three or more still queued are dropped, not run for nobody
-    assert asyncio.run(give_up()) <= SETTINGS.search_workers * WORKER_DEPTH
+    # at most the call a search worker is running (it takes one at a time); those still queued are dropped, not
+    # run for nobody
+    assert asyncio.run(give_up()) <= SETTINGS.search_workers
 
 
 def test_an_event_stream_sends_the_state_after_every_change(base_url: str) -> None:

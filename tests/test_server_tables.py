@@ -103,7 +103,9 @@ def test_seats_are_guarded_by_their_tokens(client: TestClient) -> None:
     token0, token2 = table["seats"][0]["token"], table["seats"][2]["token"]
     assert client.get(url, params={"seat": 0}).status_code == 403
     assert client.get(url, params={"seat": 0}, headers=auth(token2)).json()["error"]["code"] == "bad_token"
-    assert client.get(url, params={"seat": 0, "token": token0}).json()["view"]["hand"]
+    in_url = client.get(url, params={"seat": 0, "token": token0})  # a URL is logged: tokens travel in headers
+    assert in_url.status_code == 422 and in_url.json()["error"]["code"] == "token_in_query"
+    assert client.get(url, params={"seat": 0}, headers=auth(token0)).json()["view"]["hand"]
     assert client.get(url, params={"seat": 0}, headers=auth(table["admin_token"])).status_code == 200
     bot_seat = client.get(url, params={"seat": 1}, headers=auth(token0))
     assert bot_seat.status_code == 403 and "played by the bot 'rule'" in bot_seat.json()["error"]["message"]
@@ -112,6 +114,17 @@ def test_seats_are_guarded_by_their_tokens(client: TestClient) -> None:
     record = client.get(f"{url}/record")
     assert record.status_code == 403 and record.json()["error"]["code"] == "record_hidden"
     assert client.get(f"{url}/record", headers=auth(table["admin_token"])).json()["game"] == "smear"
+
+
+def test_a_token_of_any_characters_is_refused_not_an_error(client: TestClient) -> None:
+    table = open_table(client, rules="ten_point", seats=["remote"] * 4, seed=2)
+    url = f"/v1/tables/{table['id']}"
+    odd = {"Authorization": "Bearer \xe9t\xe9 \xff".encode("latin-1")}  # a header carries any byte
+    for method, path, params in [("GET", url, {"seat": 0}), ("GET", f"{url}/record", {}), ("DELETE", url, {}),
+                                 ("POST", f"{url}/moves", {})]:  # fmt: skip
+        answer = client.request(method, path, params=params, headers=odd, json={"seat": 1, "move": "pass"})
+        assert answer.status_code == 403, (path, answer.text)
+    client.delete(url, headers=auth(table["admin_token"]))
 
 
 def test_moves_out_of_turn_illegal_or_for_a_bot_are_refused_and_change_nothing(client: TestClient) -> None:
@@ -181,3 +194,16 @@ def test_long_poll_returns_at_once_when_the_version_has_moved(client: TestClient
     started = time.monotonic()
     assert client.get(url, params={"after": 0, "wait": 0.3}).json()["version"] == 0  # nothing moved: waits, times out
     assert time.monotonic() - started >= 0.3
+
+
+def test_log_from_returns_the_log_from_that_entry_across_hands(client: TestClient) -> None:
+    table = open_table(client, rules="ten_point", seats=["rule"] * 4, seed=7)
+    url, state, deadline = f"/v1/tables/{table['id']}", table["state"], time.monotonic() + 120
+    while not state["match_over"]:  # played to the end, so that the log holds still
+        assert time.monotonic() < deadline
+        state = client.get(url, params={"after": state["version"], "wait": 10}).json()
+    full = client.get(url).json()
+    assert full["log_size"] == len(full["log"]) > 100 and len({e["hand"] for e in full["log"]}) > 1
+    for start in (0, 1, 57, full["log_size"] - 3, full["log_size"], full["log_size"] + 10):
+        tail = client.get(url, params={"log_from": start}).json()
+        assert tail["log"] == full["log"][start:] and tail["log_size"] == full["log_size"], start

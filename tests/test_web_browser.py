@@ -10,8 +10,9 @@ basics, and a screenshot (``SMEAR_WEB_SCREENSHOT=docs/img/web_table.png`` writes
 docs show).
 
 Nothing is downloaded: the browser is ``/usr/bin/chromium`` (``apt-get install chromium``,
-which ``scripts/setup.sh`` does as root). Without it, or without the ``playwright`` package,
-the tests skip, unless ``SMEAR_REQUIRE_EXTRAS`` is set (``scripts/test.sh``, CI): then they fail.
+which ``scripts/setup.sh`` does as root when asked, as ``scripts/test.sh`` asks). Without it,
+or without the ``playwright`` package, the tests skip, unless ``SMEAR_REQUIRE_EXTRAS`` is set
+(``scripts/test.sh``, CI): then they fail.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _missing() -> str | None:
     except ImportError:
         return "the playwright package is missing: pip install -c constraints.txt -e '.[dev]'"
     if not CHROMIUM.exists():
-        return f"no browser at {CHROMIUM}: apt-get install -y chromium (scripts/setup.sh does it as root)"
+        return f"no browser at {CHROMIUM}: apt-get install -y chromium (SMEAR_SYSTEM_PACKAGES=1 setup.sh, as root)"
     return None
 
 
@@ -307,8 +308,13 @@ def test_the_table_record_opens_in_the_replay_viewer_after_the_match(page: Any, 
     page.get_by_role("button", name="Play again").click()  # a new table with the same choices
     page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{table['id']}'")
     again = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    finished = http.get(f"/v1/tables/{table['id']}")  # closed: it no longer counts against this browser's tables
+    assert finished.status_code == 404
     state = api_state(http, again)
-    assert state["preset"] == "pitch_smudge" and state["rules"]["target_score"] == 2 and state["seed"] == 21
+    assert state["preset"] == "pitch_smudge" and state["rules"]["target_score"] == 2
+    assert state["seed"] is None  # the seed would show every hand: a seat never sees it before the end
+    admin = http.get(f"/v1/tables/{again['id']}", headers={"Authorization": f"Bearer {again['adminToken']}"})
+    assert admin.json()["seed"] == 21  # the page that opened the table holds its admin token
     wait_for_turn(page)
     assert page.get_by_role("button", name="Play again").is_hidden()
 

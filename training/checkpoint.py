@@ -22,11 +22,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 
 from agents.files import written_whole
-from smear_env.observation import OBSERVATION_VERSION, observation_size
+from agents.neural_agent import load_policy
+from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
 from smear_env.rules import rules_from_dict
+from smear_env.rules_features import feature_names
 from smear_env.signature import (
     DEFAULT_GAME,
     AnyRules,
@@ -57,10 +60,28 @@ def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:
 
 
 def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str, Any]:
-    """Read a checkpoint; with ``rules``, check that it was trained for exactly them."""
+    """Read a checkpoint; with ``rules``, check that it was trained for exactly them.
+
+    A policy file (``.npz``, what ``smear-rl export`` writes and the shipped agents are) reads as
+    the agent checkpoint it was exported from (:func:`checkpoint_from_policy`), so it can start a
+    run (``init_from``) or be distilled.
+    """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"checkpoint {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
+    data = checkpoint_from_policy(path) if path.suffix == ".npz" else _read_torch_file(path)
+    problem = _malformed(data)
+    if problem:
+        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
+    if recorded_game(data) == DEFAULT_GAME:
+        data = upgrade(data, str(path))  # only Smear networks had an older layout (or an older rules block)
+    if rules is not None:
+        check_signature(data, rules, str(path))
+    return data
+
+
+def _read_torch_file(path: Path) -> dict[str, Any]:
+    """A checkpoint written by :func:`save_checkpoint`, its tag and format checked."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # torch raises many types for truncated or foreign files
@@ -71,54 +92,75 @@ def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str
         raise ValueError(
             f"{str(path)!r} has checkpoint format {data.get('format_version')}; this version reads {CHECKPOINT_VERSION}"
         )
-    problem = _malformed(data)
-    if problem:
-        raise ValueError(f"{str(path)!r} is not a readable smear-rl checkpoint: {problem}")
-    if recorded_game(data) == DEFAULT_GAME and data.get("observation_version") != OBSERVATION_VERSION:
-        data = upgrade(data, str(path))  # only Smear networks had an older layout
-    if rules is not None:
-        check_signature(data, rules, str(path))
     return data
 
 
-def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:
-    """An agent checkpoint of observation layout 1 made one of the current layout, computing the same policy.
+#: the card head's layers: name in a policy file -> name in the torch network (training.model.CardHeadNet)
+CARD_HEAD_ARRAYS = {"card.phi0": "card_phi.0", "card.phi1": "card_phi.2", "card.g": "card_g", "card.bias": "card_bias"}
 
-    Layout 2 keeps every block of layout 1 in place and appends new ones
-    (``smear_env.observation``), so the first layer is widened with zero weights
-    on the new inputs: the network ignores them until it is trained further
-    (fine-tune with ``init_from``). The result records ``upgraded_from``. A
-    layout other than 1 or the current one, a size that does not match its
-    rules, or a training checkpoint (an optimizer and games in flight built for
+
+def checkpoint_from_policy(path: str | Path) -> dict[str, Any]:
+    """An exported policy file (``.npz``) as the agent checkpoint it came from: its layout's records and its weights.
+
+    The inverse of ``training.export``: the file keeps each layer as ``[in, out]`` for numpy,
+    the network as ``[out, in]``; hidden layer ``k`` is the trunk's ``2k``-th module (each
+    ``Linear`` is followed by a ``ReLU``). The weights are the file's exactly, so a run started
+    from it starts from the very network that plays. The file is read without pickle.
+    """
+    policy = load_policy(path)  # a file of layout 1 comes upgraded, as a checkpoint of layout 1 would
+    arrays = policy.to_arrays()
+    names = {f"hidden.{k}": f"trunk.{2 * k}" for k in range(len(policy.layers))}
+    names |= {"policy": "policy", "value": "value"} | CARD_HEAD_ARRAYS
+    model = {}
+    for file_name, torch_name in names.items():
+        if f"{file_name}.weight" in arrays:
+            model[f"{torch_name}.weight"] = torch.from_numpy(np.array(arrays[f"{file_name}.weight"].T))
+            model[f"{torch_name}.bias"] = torch.from_numpy(np.array(arrays[f"{file_name}.bias"]))
+    recorded = {k: v for k, v in policy.layout.items() if k not in ("format", "format_version", "activation")}
+    return {**recorded, "model": model, "format": CHECKPOINT_FORMAT, "format_version": CHECKPOINT_VERSION}
+
+
+def upgrade(data: dict[str, Any], where: str = "checkpoint") -> dict[str, Any]:
+    """An agent checkpoint of an older observation layout made one of the current layout, computing the same policy.
+
+    Every input of layouts 1 and 2 has its place in layout 3, and a layout 3 network's
+    rules inputs have theirs by name (``smear_env.observation.input_positions``), so the
+    first layer's columns move there and every input the network never saw gets zero
+    weights: it ignores them until it is trained further (fine-tune with ``init_from``).
+    The result records ``upgraded_from``. A layout no map reads, a size that does not
+    match its rules, or a training checkpoint (an optimizer and games in flight built for
     the old layout cannot resume) is refused with what was expected.
     """
     version = data.get("observation_version")
-    if version == OBSERVATION_VERSION:
-        return data
-    if version != 1:
-        raise ValueError(
-            f"{where}: observation_version is {version!r} in the checkpoint but {OBSERVATION_VERSION} here "
-            "(layout 1 is upgraded on load; no other layout can be)"
-        )
     num_players = rules_from_dict(data["rules"]).num_players
-    old_size, new_size = observation_size(num_players, version=1), observation_size(num_players)
+    try:
+        positions = input_positions(num_players, version, data.get("rules_features"))
+    except ValueError as err:
+        raise ValueError(
+            f"{where}: observation layout {version!r} cannot be read as layout {OBSERVATION_VERSION}: {err}"
+        ) from None
+    if positions is None:
+        return data
+    old_size, new_size = len(positions), observation_size(num_players)
     if data.get("observation_size") != old_size:
         raise ValueError(
-            f"{where}: layout 1 for {num_players} players has {old_size} inputs, "
+            f"{where}: layout {version} for {num_players} players has {old_size} inputs, "
             f"but the checkpoint records {data.get('observation_size')!r}"
         )
     if any(key in data for key in ("optimizer", "state", "training_state")):
         raise ValueError(
-            f"{where} is a training checkpoint of observation layout 1: it cannot resume under layout "
+            f"{where} is a training checkpoint of observation layout {version}: it cannot resume under layout "
             f"{OBSERVATION_VERSION}; start a new run from its agent file (init_from = its agent.pt)"
         )
     model = dict(data["model"])
     first = model.get("trunk.0.weight")
     if first is None or tuple(first.shape[1:]) != (old_size,):
         raise ValueError(f"{where}: its first layer is not [hidden, {old_size}] (got {getattr(first, 'shape', None)})")
-    model["trunk.0.weight"] = torch.cat([first, first.new_zeros(first.shape[0], new_size - old_size)], dim=1)
+    wide = first.new_zeros(first.shape[0], new_size)
+    wide[:, torch.from_numpy(positions)] = first
+    model["trunk.0.weight"] = wide
     return {**data, "model": model, "observation_version": OBSERVATION_VERSION, "observation_size": new_size,
-            "upgraded_from": 1}  # fmt: skip
+            "rules_features": feature_names(), "upgraded_from": version}  # fmt: skip
 
 
 def _is_int(value: Any, low: int = 0) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -18,8 +19,35 @@ from typing import Any, NoReturn
 from smear_env.checks import as_int, as_real
 
 
+def plain_text(text: str) -> str:
+    """A docstring as a person reads it in ``--help``: reST's marks gone, its words and line breaks kept.
+
+    ``x`` and :role:`x` become x (:role:`~a.b` becomes b), and a paragraph's closing ``::``
+    (a literal block follows) becomes ``:``.
+    """
+    text = re.sub(r":[a-z]+:`~[\w.]*?(\w+)`", r"\1", text)
+    text = re.sub(r":[a-z]+:`([^`]+)`", r"\1", text)
+    text = re.sub(r"``([^`]+)``", r"\1", text)
+    return re.sub(r"(\S)::$", r"\1:", text, flags=re.MULTILINE)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """The description and epilog as written (a docstring's paragraphs and examples), without reST's marks."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return super()._fill_text(plain_text(text), width, indent)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """``argparse`` whose errors are one line, ``<prog>: error: <message>``, with exit code 2."""
+    """``argparse`` whose errors are one line, ``<prog>: error: <message>``, with exit code 2; help as written.
+
+    The description and epilog keep their line breaks (:class:`HelpFormatter`), so a module's
+    docstring serves as its command's help.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")

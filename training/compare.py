@@ -11,12 +11,11 @@ Each side may be several runs (one seed each, as ``smear-rl pool`` takes them).
 Only games present on both sides count; the interval is over deal pairs (the
 two games of a pair share their deals, so they are not independent).
 
-    smear-rl compare runs/new_seed*.json --baseline docs/evals/old_seed*.json
+    smear-rl compare runs/new_seed*.json --baseline research/evals/old.json.gz
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 from training.cli import ArgumentParser
 from training.evaluate import EvalResult
 from training.evaluate.tally import GameOutcome
-from training.pool import PooledResult, load_result, pool, same_match_up_but_agent_a
+from training.pool import PooledResult, load_results, pool, same_match_up_but_agent_a
 from training.stats import Estimate, mean_interval
 
 #: a game's place in a set of runs: (the run's seed, the game's index)
@@ -124,9 +123,7 @@ def _paired(differences: list[float], keys: list[GameKey]) -> Estimate:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = ArgumentParser(
-        prog="smear-rl compare", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = ArgumentParser(prog="smear-rl compare", description=__doc__)
     parser.add_argument("results", nargs="+", type=Path, help="the new agent's JSON files (smear-rl evaluate --json)")
     parser.add_argument(
         "--baseline", nargs="+", type=Path, required=True,
@@ -134,8 +131,8 @@ def main(argv: list[str] | None = None) -> None:
     )  # fmt: skip
     args = parser.parse_args(argv)
     try:
-        new = [load_result(path) for path in args.results]
-        baseline = [load_result(path) for path in args.baseline]
+        new = load_results(args.results)
+        baseline = load_results(args.baseline)
         print(compare(new, baseline).markdown())
     except ValueError as err:
         parser.error(str(err))

@@ -12,14 +12,18 @@ import difflib
 import math
 import tomllib
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
+from smear_env.checks import options_by_name
+from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 
 
+@options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
 @dataclass(frozen=True)
 class TrainConfig:
     """Masked PPO self-play on hand rewards; see the README's Training section for the method."""
@@ -30,9 +34,17 @@ class TrainConfig:
     total_steps: int = 2_000_000  # learner decisions to train on (forced moves with one legal action not counted)
     time_limit_minutes: float = 0.0  # stop (and checkpoint) after this much training time; 0 = no limit
     device: str = "auto"  # "auto" (cuda when present, else cpu), "cpu" or "cuda"
+    workers: int = 0  # Ray worker processes collecting experience (training.collection); 0 = in the learner's process
     torch_threads: int = 0  # CPU threads for torch; 0 = torch's default (all cores: use 1 when runs share them)
     init_from: str = ""  # checkpoint whose weights start the run (fine-tuning; same rules and hidden); "" = seed
     init_any_rules: bool = False  # init_from may be of other rules with as many players (a warm start across presets)
+    # --- one agent for every rule set (the network reads the observation's rules block)
+    universal: bool = False  # draw each match's rules from the presets and house rules below, not preset's alone
+    house_share: float = 0.5  # universal: share of matches under a house-rule set (smear_env.house_rules), else presets
+    train_presets: list[str] = field(default_factory=lambda: list(BASE_PRESETS))  # universal: presets drawn (uniformly)
+    eval_presets: list[str] = field(default_factory=list)  # universal: presets each evaluation plays; [] = preset alone
+    teacher: str = ""  # "specialists": fit each move to the shipped agent of its rules' preset (DAgger), not PPO
+    teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
@@ -75,6 +87,7 @@ class TrainConfig:
     eval_every_minutes: float = 5.0  # training minutes between evaluations against the baselines; 0 = only at the end
     eval_matches: int = 200  # duplicate-format matches per baseline per evaluation (even)
     eval_opponents: list[str] = field(default_factory=lambda: ["rule", "random"])  # baselines evaluated against
+    eval_at_start: bool = False  # evaluate once before PPO too (after imitation): the curve shows where it began
     final_eval_matches: int = 400  # matches per baseline in the evaluation at the end of the run
     checkpoint_every: int = 20  # updates between checkpoints (also written at the end)
 
@@ -89,8 +102,8 @@ class TrainConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
-EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search", "fixed")  # baselines a run may be evaluated against
-#: "fixed" is the config's fixed_agent
+#: baselines a run may be evaluated against: "fixed" is the config's fixed_agent, "neural" the preset's shipped agent
+EVAL_OPPONENTS = ("rule", "random", "bold", "searchbid", "search", "fixed", "neural")
 
 
 def opponent_mix(c: TrainConfig) -> dict[str, float]:
@@ -105,11 +118,14 @@ def _validate(c: TrainConfig) -> None:
         if not ok:
             raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
 
+    for name in FIELDS:
+        _coerce(name, getattr(c, name))  # the type of every field, however the config was built
     need(c.preset in list_presets(), "preset", f"expected one of {', '.join(list_presets())}")
     for name, f in FIELDS.items():
         if f.type in (float, "float"):
             need(math.isfinite(getattr(c, name)), name, "expected a finite number")
     need(c.seed >= 0, "seed", "expected zero or more")
+    need(0 <= c.workers <= c.num_games, "workers", f"expected 0 to num_games ({c.num_games}) Ray worker processes")
     for name in ("total_steps", "num_games", "rollout_steps", "epochs", "minibatch", "snapshot_every", "pool_size",
                  "checkpoint_every", "bc_chunk_hands", "bc_epochs"):  # fmt: skip
         need(getattr(c, name) >= 1, name, "expected a positive integer")
@@ -121,7 +137,9 @@ def _validate(c: TrainConfig) -> None:
     need(0 <= c.late_start <= 1, "late_start", "expected a share from 0 to 1")
     if c.late_start > 0:
         _check_late_start(c)
-    if c.match_moon:
+    if c.universal or c.teacher:
+        _validate_universal(c)
+    if c.match_moon and not c.universal:
         need(
             c.preset in MATCH_MOON_PRESETS,
             "match_moon",
@@ -139,12 +157,38 @@ def _validate(c: TrainConfig) -> None:
         need(getattr(c, name) > 0, name, "expected a positive number")
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
+    if "neural" in c.eval_opponents:
+        from agents.shipped import shipped_presets
+
+        need(c.preset in shipped_presets(), "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
     if c.preset == SCHNEIDER:
         _validate_schneider(c)
     if c.opp_fixed > 0 or "fixed" in c.eval_opponents:
         need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
     if c.fixed_agent:
         _check_fixed_agent(c)
+
+
+TEACHERS = ("", "specialists")  # what a run may learn its moves from instead of PPO
+
+
+def _validate_universal(c: TrainConfig) -> None:
+    """One agent for many rule sets: Smear presets to draw from and evaluate on, a share, a known teacher."""
+
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
+
+    need(c.teacher in TEACHERS, "teacher", f"expected one of {', '.join(map(repr, TEACHERS))}")
+    need(c.universal or not c.teacher, "teacher", "a teacher per rules' preset needs universal = true")
+    need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
+    need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
+    need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")
+    for name in ("train_presets", "eval_presets"):
+        unknown = [p for p in getattr(c, name) if p not in BASE_PRESETS]
+        need(not unknown, name, f"{unknown} are not Smear presets: expected names among {', '.join(BASE_PRESETS)}")
+    need(bool(c.train_presets), "train_presets", "expected at least one preset to draw from")
+    need(c.late_start == 0, "late_start", "a universal run draws its rules per match: expected 0")
 
 
 def _check_late_start(c: TrainConfig) -> None:
@@ -201,7 +245,8 @@ def _check_fixed_agent(c: TrainConfig) -> None:
 
 def _coerce(name: str, value: Any) -> Any:
     """``value`` as the type of field ``name`` (ints accepted for floats); a clear error otherwise."""
-    default = TrainConfig().__getattribute__(name)
+    f = FIELDS[name]
+    default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
     if isinstance(default, bool) or isinstance(value, bool):
         ok = isinstance(value, bool) and isinstance(default, bool)
     elif isinstance(default, float):
@@ -210,7 +255,7 @@ def _coerce(name: str, value: Any) -> Any:
     else:
         ok = isinstance(value, type(default))
     if isinstance(default, list) and ok:
-        ok = all(isinstance(v, type(default[0])) for v in value)
+        ok = all(isinstance(v, type(default[0]) if default else str) for v in value)
     if not ok:
         raise ValueError(f"training config: {name} = {value!r}: expected a {type(default).__name__} like {default!r}")
     return value
@@ -218,12 +263,18 @@ def _coerce(name: str, value: Any) -> Any:
 
 def config_from_dict(data: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
     """``base`` (default: the defaults) with the fields in ``data`` replaced, checked by name and type."""
+    if not isinstance(data, dict):
+        raise ValueError(f"training config {data!r} is not a dict: expected fields by name, e.g. {{'preset': ...}}")
+    _check_field_names(data)
+    return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
+
+
+def _check_field_names(data: dict[Any, Any]) -> None:
     for name in data:
         if name not in FIELDS:
-            close = difflib.get_close_matches(name, FIELDS, n=1)
+            close = difflib.get_close_matches(name, FIELDS, n=1) if isinstance(name, str) else []
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ValueError(f"training config: unknown field {name!r}{hint}")
-    return (base or TrainConfig()).replace(**{k: _coerce(k, v) for k, v in data.items()})
 
 
 _PACKAGED_CONFIGS = Path(__file__).parent / "_configs"  # configs/train, copied into the wheel
@@ -250,6 +301,8 @@ def resolve_config(path: str | Path) -> Path:
 
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
     """A config file (or a shipped config's name) plus ``name=value`` overrides (TOML values; bare words strings)."""
+    if not isinstance(path, str | PathLike):
+        raise ValueError(f"training config {path!r} is not a path: expected a TOML file's path or a shipped config")
     given, path = path, resolve_config(path)
     if path.is_dir():
         raise ValueError(f"training config {str(path)!r} is a folder: expected a TOML file (configs/train/*.toml)")
@@ -268,7 +321,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         raise ValueError(f"training config file {str(path)!r} is not valid TOML: {err}") from None
     from smear_env import list_presets
 
-    given_fields = {**data, **parse_overrides(overrides or [])}
+    given_fields = {**data, **parse_overrides([] if overrides is None else overrides)}
     config = config_from_dict(given_fields)
     if "preset" not in given_fields:  # the default would train ten_point, which a file that forgot it never meant
         raise ValueError(
@@ -280,6 +333,8 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
     """``["lr=1e-4", "preset=minnesota"]`` -> typed values."""
+    if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+        raise ValueError(f"overrides {items!r} are not a list of name=value texts, e.g. ['lr=1e-4']")
     out: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")

@@ -28,7 +28,7 @@ neither made a network that plays search better (docs/results.md). A third,
 ``--teacher oracle`` (with ``--opponent``), values each card by solving the real
 deal, every hand open (:mod:`training.oracle_teacher`). Usage::
 
-    smear-rl distill checkpoints/ten_point.pt --matches 200 --out runs/distill
+    smear-rl distill agents/shipped/ten_point.npz --matches 200 --out runs/distill
     smear-rl evaluate runs/distill/agent.pt search --preset ten_point --matches 200
 """
 
@@ -434,10 +434,8 @@ def _held_out(match: np.ndarray, share: float) -> np.ndarray:
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(
-        prog="smear-rl distill", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    p.add_argument("student", help="checkpoint (agent.pt) to start from")
+    p = ArgumentParser(prog="smear-rl distill", description=__doc__)
+    p.add_argument("student", help="the agent to start from: a checkpoint (agent.pt) or a policy file (.npz)")
     p.add_argument("--out", required=True, help="output folder: labels.npz and agent.pt")
     p.add_argument(
         "--teacher",

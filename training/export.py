@@ -9,13 +9,12 @@ checkpoint recorded about its making (step, training config, distillation), so
 the file says what it is. Anything in ``training`` that takes a ``.pt`` path
 converts it here, in memory (:func:`agent_from_checkpoint`)::
 
-    smear-rl export checkpoints/ten_point.pt                 # -> checkpoints/ten_point.npz
-    smear-rl export checkpoints/minnesota.pt -o agents/shipped/minnesota.npz
+    smear-rl export runs/ten_point/agent.pt                  # -> runs/ten_point/agent.npz
+    smear-rl export runs/minnesota/agent.pt -o agents/shipped/minnesota.npz
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
@@ -27,7 +26,8 @@ import numpy as np
 
 from agents.neural_agent import POLICY_FORMAT, POLICY_FORMAT_VERSION, NeuralAgent, Policy
 from smear_env.rules import Rules
-from training.checkpoint import load_checkpoint, network_from_checkpoint
+from training.checkpoint import CARD_HEAD_ARRAYS, load_checkpoint, network_from_checkpoint
+from training.cli import ArgumentParser
 
 #: checkpoint fields copied into the layout as they are: what the network was trained for and how
 RECORDED = (
@@ -36,6 +36,8 @@ RECORDED = (
     "engine_version",
     "observation_version",
     "observation_size",
+    "rules_features",
+    "universal",
     "upgraded_from",
     "num_actions",
     "preset",
@@ -46,12 +48,9 @@ RECORDED = (
     "train_minutes",
     "config",
     "distill",
+    "recipe",
     "evaluation",
 )
-
-
-#: the card head's layers: name in the policy file -> name in the torch network (training.model.CardHeadNet)
-CARD_HEAD_ARRAYS = {"card.phi0": "card_phi.0", "card.phi1": "card_phi.2", "card.g": "card_g", "card.bias": "card_bias"}
 
 
 def policy_from_checkpoint(path: str | Path, rules: Rules | None = None) -> Policy:
@@ -120,7 +119,7 @@ def agent_from_checkpoint(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint", help="a .pt file written by training (agent.pt or checkpoint.pt)")
     parser.add_argument("-o", "--out", help="the .npz to write (default: the checkpoint's name with .npz)")
     args = parser.parse_args(argv)

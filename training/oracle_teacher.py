@@ -2,7 +2,7 @@
 
 Why: against random players on ``ten_point_5p`` the shipped agent's games stall at the
 harness's 200-deal cap in about a third of those where it holds two seats, where the
-search bot shown every hand in those seats (``scripts/oracle_bound.py``) stalled in 4 of
+search bot shown every hand in those seats (``research/scripts/oracle_bound.py``) stalled in 4 of
 100 (docs/results.md). Search values a card over deals drawn uniformly from what the seat
 has seen; this teacher values it in the deal that is really there. Over the positions a
 student meets, a fit to these values learns each card's worth averaged over the deals

@@ -68,7 +68,7 @@ def plot_curve(curve: str | Path, out: str | Path, title: str | None = None, tar
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = ArgumentParser(prog="smear-rl plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgumentParser(prog="smear-rl plot", description=__doc__)
     p.add_argument("curve", help="curve.csv of a training run")
     p.add_argument("-o", "--out", required=True, help="PNG file to write")
     p.add_argument("--title", help="title above the plot (default: 'learning curve: ' and the run's folder name)")

@@ -11,20 +11,25 @@ them improve, so the pooled line names the code versions the runs recorded:
 pool runs of one version, or of versions known to play alike.
 
     smear-rl pool runs/eval_seed4.json runs/eval_seed5.json
+    smear-rl pool runs/eval_seed*.json --save evals/eval.json.gz   # keep them, small, in one file
+    smear-rl pool evals/eval.json.gz --seeds 2,3                   # some of the runs a file holds
+
+A file written with ``--save`` holds every run and game, compressed, and is read like the
+runs it gathers (by ``pool`` and ``smear-rl compare``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import smear_env
-from training.cli import ArgumentParser
+from training.cli import ArgumentParser, check_writable_file
 from training.evaluate import EvalResult
+from training.evaluate.results import read_results, write_results
 from training.stats import Estimate, mean_interval, win_rate
 
 #: fields every pooled run must share besides the rules: the same agents, stopped at the same length
@@ -160,39 +165,51 @@ def _rules_of(result: EvalResult) -> Any:
     return smear_env.get_rules(result.preset, **result.rule_overrides).to_dict()
 
 
-def load_result(path: Path) -> EvalResult:
-    """An evaluation written by ``smear-rl evaluate ... --json path``."""
+def load_results(paths: Iterable[Path]) -> list[EvalResult]:
+    """Every result in ``paths``, in order: files written by ``smear-rl evaluate --json`` or ``pool --save``."""
+    return [result for path in paths for result in read_results(path)]
+
+
+def _seed_list(text: str) -> list[int]:
+    """``--seeds 2,3,4``: the seeds, for argparse."""
     try:
-        text = path.read_text()
-    except OSError as err:
-        raise ValueError(f"cannot read {path}: {err.strerror}") from err
-    try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError(f"it holds a JSON {type(data).__name__}, not an object")
-        return EvalResult.from_dict(data)
-    except KeyError as err:
-        problem = f"missing field {err}"
-    except (ValueError, TypeError, AttributeError) as err:
-        problem = str(err)
-    raise ValueError(f"{path}: not an evaluation result written by training.evaluate --json ({problem})")
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of seeds like 2,3,4") from None
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = ArgumentParser(
-        prog="smear-rl pool", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = ArgumentParser(prog="smear-rl pool", description=__doc__)
+    parser.add_argument(
+        "results", nargs="+", type=Path, help="files written by smear-rl evaluate --json (or by pool --save)"
     )
-    parser.add_argument("results", nargs="+", type=Path, help="JSON files written by smear-rl evaluate --json")
+    parser.add_argument(
+        "--seeds", type=_seed_list, metavar="S1,S2,...", help="pool only the runs of these seeds (default: all)"
+    )
+    parser.add_argument(
+        "--save", type=Path, metavar="FILE",
+        help="also write the runs, every game of each, into FILE (gzip-compressed if it ends in .gz)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
-        results = [load_result(path) for path in args.results]
+        if args.save:
+            check_writable_file(args.save, "--save file")
+        sources = [(path, result) for path in args.results for result in read_results(path)]
     except ValueError as err:
         parser.error(str(err))
+    if args.seeds is not None:
+        absent = sorted(set(args.seeds) - {result.seed for _, result in sources})
+        if absent:
+            parser.error(f"--seeds: no run of seed {absent[0]} in {', '.join(map(str, args.results))}")
+        sources = [(path, result) for path, result in sources if result.seed in args.seeds]
+    results = [result for _, result in sources]
     try:
-        print(pool(results).markdown())
+        pooled = pool(results)
     except ValueError as err:
-        seeds = ", ".join(f"{path} has seed {r.seed}" for path, r in zip(args.results, results, strict=True))
-        parser.error(f"{err} ({seeds})")
+        parser.error(f"{err} ({', '.join(f'{path} has seed {r.seed}' for path, r in sources)})")
+    print(pooled.markdown())
+    if args.save:
+        write_results(args.save, results)
 
 
 if __name__ == "__main__":

@@ -22,19 +22,22 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch.utils.tensorboard import SummaryWriter
-from tqdm import tqdm
 
-from smear_env.signature import SCHNEIDER, AnyRules, game_of, network_signature, rules_for_preset
+from smear_env.signature import network_signature, rules_for_preset
 from smear_env.version import code_version
 from training.checkpoint import card_head_features, game_signature, load_checkpoint, save_checkpoint
-from training.config import TrainConfig, config_from_dict, opponent_mix
+from training.collection import RayCollection, make_collector
+from training.config import TrainConfig, config_from_dict
 from training.evaluate import evaluate
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
-from training.schneider_selfplay import SchneiderCollector
-from training.selfplay import OPPONENT_KINDS, Batch, Collector, PolicyFn, torch_policy
+from training.progress import RunProgress
+from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
-CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff"]
+#: curve.csv's columns: points_diff is points taken a hand less the opponent's (sets not subtracted), hand_reward
+#: the score change a hand less the opponent's (sets counted; empty for Bohemian Schneider)
+CURVE_FIELDS = ["train_minutes", "step", "opponent", "matches", "win_rate", "ci_low", "ci_high", "points_diff",
+                "hand_reward"]  # fmt: skip
 
 
 #: layout of the resumable state in checkpoint.pt (``training_state``); older checkpoints pickled it instead
@@ -58,11 +61,6 @@ def check_extension(changes: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def collector_class(rules: AnyRules) -> type[Collector]:
-    """The self-play collector of the game ``rules`` belong to (Smear's, or Bohemian Schneider's)."""
-    return SchneiderCollector if game_of(rules) == SCHNEIDER else Collector
-
-
 def pick_device(name: str) -> torch.device:
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
@@ -80,11 +78,13 @@ class Trainer:
         out_dir: str | Path,
         resume: str | Path | None = None,
         extend: dict[str, Any] | None = None,
+        address: str = "",
     ) -> None:
         """A new run of ``config``, or (``config`` None) the run saved in the checkpoint ``resume``.
 
         ``extend`` changes only when a resumed run stops and how it is evaluated
-        (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer.
+        (:data:`RESUME_OVERRIDES`), so it stays the run it was, just longer. ``address``: the Ray cluster its
+        ``workers`` join (default: Ray started on this machine).
         """
         code_version()  # asked now, so every checkpoint records the code the run started with (see code_version)
         self.out = Path(out_dir)
@@ -109,16 +109,12 @@ class Trainer:
         self.train_seconds = 0.0
         self.imitated = False
         self.last_eval: dict[str, float] = {}
+        self.curve_written = resume is not None  # a new run starts its own curve.csv, a resumed one adds to its own
         self.rng = np.random.default_rng(c.seed)
-        mix = opponent_mix(c)
-        moon_call = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
-        self.collector = collector_class(self.rules)(self.rules, c.num_games, mix, self.rng, c.gamma, c.gae_lambda,
-                                                     c.reward_scale, fixed_agent=c.fixed_agent,
-                                                     match_reward=c.match_reward,
-                                                     late_start=c.late_start,
-                                                     match_moon=c.match_moon,
-                                                     rival_weight=c.rival_weight,
-                                                     **moon_call)  # fmt: skip
+        self.remote = c.workers > 0  # collection in Ray workers (training.collection)
+        self.collector: Any = (
+            RayCollection(c, self.rules, self.rng, address) if self.remote else make_collector(c, self.rules, self.rng)
+        )
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
@@ -134,6 +130,8 @@ class Trainer:
             "model": model, "config": self.config.to_dict(), "step": self.step, "update": self.update,
             "train_minutes": self.train_seconds / 60, "evaluation": dict(self.last_eval),
         }  # fmt: skip
+        if self.config.universal:
+            payload["universal"] = True
         if isinstance(self.net, CardHeadNet):
             payload["card_head"] = self.net.sizes
         if full:
@@ -227,35 +225,42 @@ class Trainer:
         """
         c = self.config
         stop_at = self.update + max_updates if max_updates is not None else None
-        bar = tqdm(total=c.total_steps, initial=min(self.step, c.total_steps), disable=not progress,
-                   unit="dec", dynamic_ncols=True)  # fmt: skip
+        bar = RunProgress(c.total_steps, c.time_limit_minutes, progress)
         if c.bc_hands and not self.imitated:
             self.imitate(bar)
+        if c.eval_at_start and self.update == 0:
+            self.evaluate(c.eval_matches, progress)  # where PPO starts from: the imitation's play, for the curve
         last_eval_at = self.train_seconds
-        while self.step < c.total_steps and not self._out_of_time() and self.update != stop_at:
+        while not self._finished(stop_at):
             started = time.perf_counter()
-            batch = self.collector.collect(c.rollout_steps, self._learner_policy(), self.pool_policies)
+            batch = self._collect()
             collect_seconds = time.perf_counter() - started
-            losses = self.ppo_update(batch)
+            losses = self.distill_update(batch) if c.teacher else self.ppo_update(batch)
             self.train_seconds += time.perf_counter() - started
             self.step += len(batch)
             self.update += 1
             self._log_update(batch, losses, collect_seconds, time.perf_counter() - started)
-            bar.update(len(batch))
-            bar.set_postfix(self._postfix(losses), refresh=False)
+            bar.show("training", self.step, self.train_seconds, self._postfix())
             if self.update % c.snapshot_every == 0:
                 self._set_pool([*self.pool, copy.deepcopy(self.net.state_dict())][-c.pool_size :])
             if self.update % c.checkpoint_every == 0:
                 self.save()
-            if c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60:
-                self.evaluate(c.eval_matches)
+            due = c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60
+            if due and not self._finished(stop_at):  # the last one is the final evaluation's, below
+                self.evaluate(c.eval_matches, progress)
                 last_eval_at = self.train_seconds
-                bar.set_postfix(self._postfix(losses), refresh=True)
+                bar.show("training", self.step, self.train_seconds, self._postfix())
         bar.close()
-        self.evaluate(c.final_eval_matches)  # saves before playing (the harness loads agent.pt) ...
+        self.evaluate(c.final_eval_matches, progress)  # saves before playing (the harness loads agent.pt) ...
         self.save()  # ... and after, to keep the evaluation in the files
         self.writer.close()
+        if self.remote:
+            self.collector.shutdown()
         return dict(self.last_eval)
+
+    def _finished(self, stop_at: int | None) -> bool:
+        """Whether the run has reached one of its limits: decisions, training time, or the updates asked for."""
+        return self.step >= self.config.total_steps or self._out_of_time() or self.update == stop_at
 
     def _out_of_time(self) -> bool:
         limit = self.config.time_limit_minutes
@@ -266,21 +271,35 @@ class Trainer:
         c = self.config
         return make_network(obs_size, num_actions, c.hidden, seed, c.card_head).to(self.device)
 
+    def _collect(self) -> Batch:
+        """A rollout of the current weights, from this process's matches or the Ray workers'."""
+        if self.remote:
+            return self.collector.collect(self.config.rollout_steps, self.net.state_dict())
+        return self.collector.collect(self.config.rollout_steps, self._learner_policy(), self.pool_policies)
+
     def _learner_policy(self) -> PolicyFn:
-        return torch_policy(self.net, self.device, self.rules)
+        return torch_policy(self.net, self.device, self.rules, whole_inputs=self.collector.card_features > 0)
+
+    def _inputs(self, batch: Batch) -> np.ndarray:
+        """What the network reads for a batch: its recorded vectors, with each card's features unless recorded."""
+        return batch.obs if self.collector.card_features else network_input(self.net, batch.obs, self.rules)
 
     def _set_pool(self, pool: list[dict[str, torch.Tensor]]) -> None:
         """Keep the snapshots and a policy over each (built once per snapshot, not per rollout)."""
         self.pool = pool
         self.pool_policies = []
+        if self.remote:
+            self.collector.set_pool(pool)
+            return
         for state in pool:
             net = self._network(self.net.obs_size, self.net.num_actions)
             net.load_state_dict(state)
-            self.pool_policies.append(torch_policy(net, self.device, self.rules))
+            whole = self.collector.card_features > 0
+            self.pool_policies.append(torch_policy(net, self.device, self.rules, whole_inputs=whole))
         self.collector.pool_size = len(pool)
 
     # ------------------------------------------------------------------ imitation warm start
-    def imitate(self, bar: tqdm) -> None:
+    def imitate(self, bar: RunProgress) -> None:
         """Cross-entropy on the rule bot's moves (and value regression on its hands' rewards).
 
         A policy that starts from random play bids wildly and is set nearly every
@@ -290,8 +309,7 @@ class Trainer:
         """
         c = self.config
         started = time.perf_counter()
-        teacher = collector_class(self.rules)(self.rules, c.num_games, {"rule": 1.0}, self.rng, c.gamma, 1.0,
-                                              c.reward_scale, imitate=True, match_reward=c.match_reward)  # fmt: skip
+        teacher = make_collector(c, self.rules, self.rng, imitate=True)
         optimizer = torch.optim.Adam(self.net.parameters(), lr=c.bc_lr)
         hands = 0
         while hands < c.bc_hands:
@@ -303,14 +321,16 @@ class Trainer:
                 loss, accuracy = self._imitation_epoch(batch, optimizer)
             self.writer.add_scalar("imitation/loss", loss, hands)
             self.writer.add_scalar("imitation/accuracy", accuracy, hands)
-            bar.set_postfix({"imitating": f"{hands}/{c.bc_hands} hands", "acc": f"{accuracy:.3f}"}, refresh=True)
+            seconds = self.train_seconds + time.perf_counter() - started
+            figures = {"hands": f"{hands:,}/{c.bc_hands:,}", "its moves matched": f"{accuracy:.0%}"}
+            bar.show("imitating the rule bot", self.step, seconds, figures)
         self.imitated = True
         self.train_seconds += time.perf_counter() - started
         self.save()
 
     def _imitation_epoch(self, batch: Batch, optimizer: torch.optim.Optimizer) -> tuple[float, float]:
         total = correct = 0.0
-        inputs = network_input(self.net, batch.obs, self.rules)
+        inputs = self._inputs(batch)
         for idx in self._minibatches(len(batch)):
             obs, masks, actions, _, _, _, returns = self._tensors(batch, inputs, idx)
             logits, values = self.net(obs, masks)
@@ -337,7 +357,7 @@ class Trainer:
         c = self.config
         sums: dict[str, float] = {}
         count = 0
-        inputs = network_input(self.net, batch.obs, self.rules)  # once per batch: card features are Python
+        inputs = self._inputs(batch)  # once per batch: card features are Python
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
                 obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, inputs, idx)
@@ -365,6 +385,38 @@ class Trainer:
         out["explained_variance"] = explained_variance(batch.values, batch.returns)
         return out
 
+    def distill_update(self, batch: Batch) -> dict[str, float]:
+        """Fit the policy to the teacher's on the student's own decisions (cross-entropy to its softmax at
+        ``teacher_temperature``) and the value to the hands' returns: DAgger, where PPO would take its advantages."""
+        c = self.config
+        assert batch.targets is not None, "a teacher run's collector labels every decision"
+        inputs = self._inputs(batch)
+        sums = {"distill_loss": 0.0, "value_loss": 0.0, "agreement": 0.0, "entropy": 0.0}
+        count = 0
+        for _ in range(c.epochs):
+            for idx in self._minibatches(len(batch)):
+                obs, masks, _, _, _, _, returns = self._tensors(batch, inputs, idx)
+                target = F.softmax(torch.from_numpy(batch.targets[idx]).to(self.device) / c.teacher_temperature, 1)
+                logits, values = self.net(obs, masks)
+                logp_all = F.log_softmax(logits, dim=1)
+                distill_loss = -(target * logp_all).sum(1).mean()
+                value_loss = 0.5 * F.mse_loss(values, returns)
+                loss = distill_loss + c.value_coef * value_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    agree = (logits.argmax(1) == target.argmax(1)).float().mean()
+                    entropy = -(logp_all.exp() * logp_all).sum(1).mean()
+                for key, value in (("distill_loss", distill_loss), ("value_loss", value_loss),
+                                   ("agreement", agree), ("entropy", entropy)):  # fmt: skip
+                    sums[key] += value.item()
+                count += 1
+        out = {k: v / count for k, v in sums.items()}
+        out["explained_variance"] = explained_variance(batch.values, batch.returns)
+        return out
+
     # ------------------------------------------------------------------ logging and evaluation
     def _log_update(self, batch: Batch, losses: dict[str, float], collect_s: float, total_s: float) -> None:
         w, step = self.writer, self.step
@@ -384,27 +436,32 @@ class Trainer:
                 w.add_scalar(f"reward/vs_{kind}", stats[f"reward_vs_{kind}"] / stats[f"episodes_vs_{kind}"], step)
         self._stats = stats
 
-    def _postfix(self, losses: dict[str, float]) -> dict[str, str]:
-        post = {"ent": f"{losses['entropy']:.2f}", "ev": f"{losses['explained_variance']:.2f}"}
-        for name, rate in self.last_eval.items():
-            if name.startswith("win_rate_vs_"):
-                post[name.removeprefix("win_rate_")] = f"{rate:.3f}"
-        return post
+    def _postfix(self) -> dict[str, str]:
+        """The last evaluation's win rates, for the progress bar (losses and the rest are in TensorBoard)."""
+        rates = {k.removeprefix("win_rate_vs_"): v for k, v in self.last_eval.items() if k.startswith("win_rate_vs_")}
+        return {f"won vs {name}": f"{rate:.2f}" for name, rate in rates.items()}
 
-    def evaluate(self, matches: int) -> None:
-        """Duplicate-format matches of the current agent against each baseline; logged and appended to curve.csv."""
+    def evaluate(self, matches: int, progress: bool = False) -> None:
+        """Duplicate-format matches of the current agent against each baseline; logged and appended to curve.csv.
+
+        ``progress`` shows a bar of games for each baseline.
+        """
         self.save()
         agent = str(self.out / "agent.pt")
-        new_file = not (self.out / "curve.csv").exists()
-        with (self.out / "curve.csv").open("a", newline="") as f:
-            out = csv.DictWriter(f, CURVE_FIELDS)
+        new_file = not self.curve_written or not (self.out / "curve.csv").exists()
+        fields = CURVE_FIELDS if new_file else _curve_header(self.out / "curve.csv")  # an older run's keeps its own
+        with (self.out / "curve.csv").open("w" if new_file else "a", newline="") as f:
+            out = csv.DictWriter(f, fields, extrasaction="ignore")
             if new_file:
                 out.writeheader()
-            for opponent in self.config.eval_opponents:
+                self.curve_written = True
+            for preset, opponent, label in self._evaluations():
                 spec = self.config.fixed_agent if opponent == "fixed" else opponent
-                result = evaluate(agent, spec, self.config.preset, matches, seed=EVAL_SEED, workers=1)
+                result = evaluate(agent, spec, preset, matches, EVAL_SEED, workers=1, progress=progress)
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
+                reward = result.paired_reward
                 diff = mine.value - theirs.value if mine and theirs else 0.0
+                opponent = label
                 self.last_eval[f"win_rate_vs_{opponent}"] = win.value
                 self.writer.add_scalar(f"eval/win_rate_vs_{opponent}", win.value, self.step)
                 self.writer.add_scalar(f"eval/points_per_hand_diff_vs_{opponent}", diff, self.step)
@@ -412,8 +469,24 @@ class Trainer:
                 out.writerow({"train_minutes": round(self.train_seconds / 60, 3), "step": self.step,
                               "opponent": opponent, "matches": matches, "win_rate": round(win.value, 4),
                               "ci_low": round(win.low, 4), "ci_high": round(win.high, 4),
-                              "points_diff": round(diff, 4)})  # fmt: skip
+                              "points_diff": round(diff, 4),
+                              "hand_reward": "" if reward is None else round(reward.value, 4)})  # fmt: skip
         self.writer.flush()
+
+    def _evaluations(self) -> list[tuple[str, str, str]]:
+        """(preset, opponent, label) of each evaluation: every baseline on the run's preset, or on each of a
+        universal run's ``eval_presets`` (labelled ``opponent@preset`` then)."""
+        c = self.config
+        presets = c.eval_presets or [c.preset]
+        if presets == [c.preset]:
+            return [(c.preset, opponent, opponent) for opponent in c.eval_opponents]
+        return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
+
+
+def _curve_header(path: Path) -> list[str]:
+    """The columns of an existing curve.csv (runs written before ``hand_reward`` have one fewer)."""
+    with path.open(newline="") as f:
+        return next(csv.reader(f), CURVE_FIELDS)
 
 
 def _saved_config(data: dict[str, Any], where: str | Path) -> TrainConfig:

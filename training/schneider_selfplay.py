@@ -36,23 +36,23 @@ class SchneiderCollector(Collector):
     opponent_kinds = SCHNEIDER_OPPONENT_KINDS
     has_bids = False
 
-    def default_reward_scale(self) -> float:
+    def default_reward_scale(self, rules: object) -> float:
         """A round's 20 counter points: a typical round's reward difference is then within about one."""
         return float(ROUND_POINTS)
 
-    def _new_game(self, seed: int, dealer: int, scores: list[int] | None) -> Game:
-        return Game(self.rules, seed=seed, dealer=dealer)  # scores is always None: see _plays_to_target
+    def _new_game(self, rules: object, seed: int, dealer: int, scores: list[int] | None) -> Game:
+        return Game(rules, seed=seed, dealer=dealer)  # scores is always None: see _plays_to_target
 
-    def _plays_to_target(self) -> bool:
+    def _plays_to_target(self, rules: object) -> bool:
         return False  # a match is a number of rounds, so late_start has no target to start near
 
-    def _team_of(self, seat: int) -> int:
+    def _team_of(self, rules: object, seat: int) -> int:
         return seat  # each player is a side
 
-    def _num_teams(self) -> int:
+    def _num_teams(self, rules: object) -> int:
         return NUM_PLAYERS
 
-    def _observer(self) -> SchneiderObserver:
+    def _observer(self, rules: object) -> SchneiderObserver:
         return SchneiderObserver()
 
     _action_mask = staticmethod(action_mask)

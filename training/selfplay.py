@@ -38,6 +38,7 @@ import numpy as np
 import torch
 
 from agents.base import Agent
+from agents.card_features import card_features
 from agents.knowledge import knowledge_from_game
 from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
 from agents.neural_agent import network_moon_wins
@@ -66,6 +67,7 @@ class Episode:
     actions: list[int] = field(default_factory=list)
     logps: list[float] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
+    targets: list[np.ndarray] = field(default_factory=list)  # a teacher's logits for each decision, when one labels
 
     def add(self, obs: np.ndarray, mask: np.ndarray, action: int, logp: float, value: float) -> None:
         self.obs.append(obs)
@@ -101,6 +103,7 @@ class Batch:
     values: np.ndarray
     advantages: np.ndarray
     returns: np.ndarray
+    targets: np.ndarray | None = None  # a teacher's logits [B, A] for each decision, when one labels them
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -108,6 +111,10 @@ class Batch:
 
 #: a batched policy: (observations [B, O], masks [B, A]) -> (masked logits [B, A], values [B]), numpy in and out
 PolicyFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: draws the rules of a new match from the collector's Generator (training one agent over many rule sets)
+RulesDraw = Callable[[np.random.Generator], Rules]
+#: a teacher: (rules, policy inputs [B, I] of matches under them, masks [B, A]) -> its masked logits [B, A]
+TeacherFn = Callable[[Rules, np.ndarray, np.ndarray], np.ndarray]
 
 
 def match_outcomes(game: Any) -> list[float]:
@@ -134,21 +141,28 @@ class Collector:
         self, rules: Rules, num_games: int, opponent_mix: dict[str, float], rng: np.random.Generator,
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
         fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0, match_moon: bool = False,
-        rival_weight: float = 1.0, moon_model: str = "rule",
+        rival_weight: float = 1.0, moon_model: str = "rule", draw_rules: RulesDraw | None = None,
+        card_features: int = 0, teacher: TeacherFn | None = None,
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
+        #: the rules of each new match, drawn (one agent for many rule sets), or None: always ``rules``
+        self.draw_rules = draw_rules
+        #: card features appended to every recorded observation, read with its match's rules (0: none). Policies then
+        #: get the network's whole input: with rules differing by match, no one set of rules could read them later.
+        self.card_features = card_features
+        self.teacher = teacher  # labels every recorded decision with its logits (training.teachers)
         self.fixed_agent = fixed_agent  # the registry spec (name or checkpoint) that plays the "fixed" kind
         self.gamma, self.gae_lambda = gamma, gae_lambda
-        self.reward_scale = reward_scale or self.default_reward_scale()
+        self.reward_scale = reward_scale  # 0: each match's default_reward_scale
         self.match_reward = match_reward  # +this/-this on the last hand of a match, for its winners/the others
         self.late_start = late_start  # share of new matches begun near the target (late_scores)
         self.rival_weight = rival_weight  # hand reward: my side's change - this x the best other side's
         self.match_moon = match_moon  # policy seats' moon calls are the match odds' (as NeuralAgent plays them)
         #: which call: the rule bot's, or the one fitted to the shipped network (NeuralAgent's moon_model)
         self.moon_call = network_moon_wins if moon_model == "network" else moon_wins_match
-        if match_moon and rules.name not in MATCH_MOON_PRESETS:
+        if match_moon and draw_rules is None and rules.name not in MATCH_MOON_PRESETS:
             raise unfitted_match_moon(rules.name)
-        if late_start and not self._plays_to_target():
+        if late_start and (draw_rules is not None or not self._plays_to_target(rules)):
             raise ValueError(f"late_start = {late_start!r}: {rules.name}'s matches are not played to a target score")
         self.imitate = imitate  # every seat is the rule bot and its moves are recorded (imitation warm start)
         misnamed = set(opponent_mix) - set(OPPONENT_KINDS)
@@ -170,26 +184,26 @@ class Collector:
         self.matches = [self._new_match() for _ in range(num_games)]
 
     # ------------------------------------------------------------------ the game's hooks (Smear here)
-    def default_reward_scale(self) -> float:
+    def default_reward_scale(self, rules: Rules) -> float:
         """What a hand reward is divided by unless the config sets ``reward_scale``: the most a side can take."""
-        return float(self.rules.max_hand_points)
+        return float(rules.max_hand_points)
 
-    def _new_game(self, seed: int, dealer: int, scores: list[int] | None) -> Game:
-        return Game(self.rules, seed=seed, dealer=dealer, scores=scores)
+    def _new_game(self, rules: Rules, seed: int, dealer: int, scores: list[int] | None) -> Game:
+        return Game(rules, seed=seed, dealer=dealer, scores=scores)
 
-    def _plays_to_target(self) -> bool:
+    def _plays_to_target(self, rules: Rules) -> bool:
         """Whether a match ends at a target score, so that it can start near it (``late_start``)."""
-        return self.rules.match_end == "target"
+        return rules.match_end == "target"
 
-    def _team_of(self, seat: int) -> int:
-        return self.rules.team_of(seat)
+    def _team_of(self, rules: Rules, seat: int) -> int:
+        return rules.team_of(seat)
 
-    def _num_teams(self) -> int:
-        return self.rules.num_teams
+    def _num_teams(self, rules: Rules) -> int:
+        return rules.num_teams
 
-    def _observer(self) -> Any:
+    def _observer(self, rules: Rules) -> Any:
         """What builds a seat's observation vector (``.vector(game, seat)``) for one match."""
-        return IncrementalObserver(self.rules.num_players)
+        return IncrementalObserver(rules.num_players)
 
     _action_mask = staticmethod(action_mask)  # int legal mask -> the game's action mask
 
@@ -215,27 +229,29 @@ class Collector:
 
     # ------------------------------------------------------------------ matches
     def _new_match(self) -> Match:
-        n = self.rules.num_players
-        game = self._new_game(int(self.rng.integers(2**62)), int(self.rng.integers(n)), self._start_scores())
+        rules = self.rules if self.draw_rules is None else self.draw_rules(self.rng)
+        n = rules.num_players
+        seed, dealer = int(self.rng.integers(2**62)), int(self.rng.integers(n))
+        game = self._new_game(rules, seed, dealer, self._start_scores(rules))
         kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
         if kind == "pool" and self.pool_size == 0:
             kind = "self"
-        learner_team = int(self.rng.integers(self._num_teams()))
+        learner_team = int(self.rng.integers(self._num_teams(rules)))
         roles, bots = [], {}
         for seat in range(n):
-            mine = self._team_of(seat) == learner_team
+            mine = self._team_of(rules, seat) == learner_team
             role = LEARNER if kind == "self" or (mine and not self.imitate) else self._role_of(kind)
             roles.append(role)
             if role not in (LEARNER, POOL):
-                bots[seat] = make_agent(role, self.rules, int(self.rng.integers(2**62)))
+                bots[seat] = make_agent(role, rules, int(self.rng.integers(2**62)))
         pool_index = int(self.rng.integers(self.pool_size)) if kind == "pool" else -1
-        return Match(game, self._observer(), roles, kind, bots, pool_index)
+        return Match(game, self._observer(rules), roles, kind, bots, pool_index)
 
-    def _start_scores(self) -> list[int] | None:
+    def _start_scores(self, rules: Rules) -> list[int] | None:
         """A new match's scores: None (0 each), or near the target for a ``late_start`` share of matches."""
         if not self.late_start or self.rng.random() >= self.late_start:  # no draw at 0: old runs replay alike
             return None
-        return late_scores(self.rules, random.Random(int(self.rng.integers(2**62))))
+        return late_scores(rules, random.Random(int(self.rng.integers(2**62))))
 
     def _role_of(self, kind: str) -> str:
         """The role of a seat facing the learner: the pool, the fixed agent's spec, or the bot the kind names."""
@@ -277,23 +293,49 @@ class Collector:
         m = self.matches[i]
         action = self._bot_action(m.bots[seat], m.game, seat)
         if self.imitate:
-            obs, mask = m.observer.vector(m.game, seat), self._action_mask(m.game.legal_mask()).astype(bool)
+            obs, mask = self._input(m, seat), self._action_mask(m.game.legal_mask()).astype(bool)
             m.episodes.setdefault(seat, Episode()).add(obs, mask, action, 0.0, 0.0)
         self._apply(i, action)
 
     def _policy_moves(self, idxs: list[int], policy: PolicyFn, record: bool) -> None:
         matches = [self.matches[i] for i in idxs]
-        obs = np.stack([m.observer.vector(m.game, m.game.current_player) for m in matches])
+        obs = np.stack([self._input(m, m.game.current_player) for m in matches])
         masks = np.stack([self._action_mask(self._policy_legal(m)) for m in matches]).astype(bool)
         logits, values = policy(obs, masks)
         actions = sample_actions(logits, self.rng)
         if record:
             logps = log_softmax_np(logits)[np.arange(len(idxs)), actions]
+            targets = self._labels(matches, obs, masks) if self.teacher is not None else None
             for k, m in enumerate(matches):
                 episode = m.episodes.setdefault(m.game.current_player, Episode())
                 episode.add(obs[k], masks[k], int(actions[k]), float(logps[k]), float(values[k]))
+                if targets is not None:
+                    episode.targets.append(targets[k])
         for i, action in zip(idxs, actions):
             self._apply(i, int(action))
+
+    def _labels(self, matches: list[Match], obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The teacher's logits for each row, asked once per group: per teacher (the rules' preset) when the rows
+        hold their card features, else per rule set (the teacher reads them under the rules)."""
+        assert self.teacher is not None
+        out = np.empty(masks.shape, dtype=np.float32)
+        by_rules: dict[Any, list[int]] = defaultdict(list)
+        for k, m in enumerate(matches):
+            by_rules[m.game.rules.name if self.card_features else id(m.game.rules)].append(k)
+        for rows in by_rules.values():
+            out[rows] = self.teacher(matches[rows[0]].game.rules, obs[rows], masks[rows])
+        return out
+
+    def _input(self, m: Match, seat: int) -> np.ndarray:
+        """What a policy reads for ``seat``: its observation vector, and with ``card_features`` each card's features."""
+        obs = m.observer.vector(m.game, seat)
+        if not self.card_features:
+            return obs
+        return np.concatenate([obs, card_features(obs, m.game.rules, self.card_features).ravel()])
+
+    def _moons_by_odds(self, rules: Rules) -> bool:
+        """Whether policy seats' moon calls are the match odds' under ``rules`` (``match_moon``, where fitted)."""
+        return self.match_moon and rules.moon_bid and rules.name in MATCH_MOON_PRESETS
 
     def _policy_legal(self, m: Match) -> int:
         """The moves a policy seat chooses among: all legal ones, but under ``match_moon`` the moon is not its call.
@@ -304,10 +346,10 @@ class Collector:
         """
         legal = m.game.legal_mask()
         moon = 1 << MOON
-        if not self.match_moon or not legal & moon or legal == moon:
+        if not self.match_moon or not legal & moon or legal == moon or not self._moons_by_odds(m.game.rules):
             return legal
-        seat = m.game.current_player
-        return moon if self.moon_call(knowledge_from_game(m.game, seat, self.rules), self.rules) else legal & ~moon
+        seat, rules = m.game.current_player, m.game.rules
+        return moon if self.moon_call(knowledge_from_game(m.game, seat, rules), rules) else legal & ~moon
 
     def _apply(self, i: int, action: int) -> None:
         m = self.matches[i]
@@ -328,8 +370,9 @@ class Collector:
         result = results[-1] if len(results) > m.results else None
         m.results = len(results)
         outcome = match_outcomes(m.game) if self.match_reward and m.game.is_over else None
+        scale = self.reward_scale or self.default_reward_scale(m.game.rules)
         for seat, ep in m.episodes.items():
-            reward = self._hand_reward(result, seat) / self.reward_scale if result else 0.0
+            reward = self._hand_reward(result, seat) / scale if result else 0.0
             if outcome is not None:
                 reward += self.match_reward * outcome[seat]
             self._finish(ep, reward)
@@ -358,6 +401,8 @@ class Collector:
             "logps": np.asarray(ep.logps, dtype=np.float32), "values": values, "advantages": advantages,
             "returns": advantages + values,
         })  # fmt: skip
+        if ep.targets:
+            self.ready[-1]["targets"] = np.stack(ep.targets)
         self.ready_steps += steps
 
     def take(self) -> Batch:
@@ -403,15 +448,15 @@ class Collector:
 
     def _match_from_state(self, state: dict[str, Any]) -> Match:
         game = self._replay(state["record"])  # a ValueError names what is wrong with the record
-        if game.rules != self.rules:
+        if game.rules != self.rules and self.draw_rules is None:
             raise ValueError(f"a match in flight plays {game.rules.name} rules, this run {self.rules.name}")
         roles = [str(role) for role in state["roles"]]
         bots = {}
         for seat, bot_state in state["bots"].items():
-            bots[int(seat)] = make_agent(roles[int(seat)], self.rules, 0)
+            bots[int(seat)] = make_agent(roles[int(seat)], game.rules, 0)
             restore_bot(bots[int(seat)], bot_state)
         episodes = {int(seat): _episode_from_state(ep) for seat, ep in state["episodes"].items()}
-        return Match(game, self._observer(), roles, str(state["opponent"]), bots,
+        return Match(game, self._observer(game.rules), roles, str(state["opponent"]), bots,
                      int(state["pool_index"]), episodes, int(state["deals"]), int(state["results"]))  # fmt: skip
 
 
@@ -425,18 +470,22 @@ def _match_state(m: Match) -> dict[str, Any]:
 
 
 def _episode_state(ep: Episode) -> dict[str, torch.Tensor]:
-    return {
+    state = {
         "obs": torch.from_numpy(np.stack(ep.obs)), "masks": torch.from_numpy(np.stack(ep.masks)),
         "actions": torch.tensor(ep.actions, dtype=torch.int64), "logps": torch.tensor(ep.logps, dtype=torch.float64),
         "values": torch.tensor(ep.values, dtype=torch.float64),
     }  # fmt: skip
+    if ep.targets:
+        state["targets"] = torch.from_numpy(np.stack(ep.targets))
+    return state
 
 
 def _episode_from_state(state: dict[str, Any]) -> Episode:
     """The episode of :func:`_episode_state`: the same rows, and the same Python numbers (float64 kept exact)."""
     obs, masks = _array(state["obs"], "obs"), _array(state["masks"], "masks")
     numbers = [_array(state[key], key).tolist() for key in ("actions", "logps", "values")]
-    return Episode(list(obs), list(masks), *numbers)
+    targets = list(_array(state["targets"], "targets")) if "targets" in state else []
+    return Episode(list(obs), list(masks), *numbers, targets)
 
 
 def _array(value: Any, what: str) -> np.ndarray:
@@ -508,14 +557,18 @@ def bot_action(bot: Agent, game: Game, seat: int) -> int:
     return bot.act(player_view(game, seat))
 
 
-def torch_policy(net: PolicyValueNet, device: torch.device, rules: Rules | SchneiderRules | None = None) -> PolicyFn:
-    """A batched policy function over ``net`` for :meth:`Collector.step`; a card head reads features of ``rules``."""
-    if isinstance(net, CardHeadNet) and not isinstance(rules, Rules):
+def torch_policy(
+    net: PolicyValueNet, device: torch.device, rules: Rules | SchneiderRules | None = None, whole_inputs: bool = False
+) -> PolicyFn:
+    """A batched policy function over ``net`` for :meth:`Collector.step`; a card head reads features of ``rules``,
+    unless the collector hands over ``whole_inputs`` (its ``card_features``: each match's own rules read them)."""
+    appends = isinstance(net, CardHeadNet) and not whole_inputs
+    if appends and not isinstance(rules, Rules):
         raise ValueError(f"a card-head network needs the Smear rules its card features are read with, not {rules!r}")
 
     @torch.no_grad()
     def policy(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        inputs = network_input(net, obs, rules) if isinstance(net, CardHeadNet) else obs
+        inputs = network_input(net, obs, rules) if appends else obs
         logits, values = net(torch.from_numpy(inputs).to(device), torch.from_numpy(masks).to(device))
         return logits.float().cpu().numpy(), values.float().cpu().numpy()
 

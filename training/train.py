@@ -1,13 +1,15 @@
 """Train an agent by masked PPO self-play (``smear-rl train``), writing checkpoints and TensorBoard logs.
 
 ``--config`` names a TOML file or a shipped config (``ten_point``, ``minnesota``,
-``ten_point_quick``, ``ten_point_finetune``); ``--set name=value`` overrides any field
+``ten_point_quick``, ``ten_point_exploiter``, ...); ``--set name=value`` overrides any field
 of :class:`training.config.TrainConfig`. ``--resume runs/x/checkpoint.pt`` continues a
 run with its own config (the output folder defaults to the checkpoint's); ``--set``
 may then change only when it stops and how it is evaluated (e.g. ``--set
-time_limit_minutes=90`` to train longer). At the end the run evaluates the agent
-against each baseline and prints the table; ``runs/x/agent.pt`` is the file to ship
-or to pass to ``smear-rl evaluate``.
+time_limit_minutes=90`` to train longer). A bar shows how far the run is, by
+the limit it will stop at (decisions or training minutes, whichever comes first). At
+the end the run evaluates the agent against each baseline and says in plain words what
+it made, how it compares with them, and what to try next; ``runs/x/agent.pt`` is the
+file to ship or to pass to ``smear-rl evaluate``.
 
 A config that is missing, a folder, not TOML or not valid, an ``--out`` that is
 a file, or a checkpoint that cannot be resumed ends it at once with one line
@@ -15,7 +17,7 @@ and exit code 2, leaving no output folder behind.
 
 Examples::
 
-    smear-rl train --config ten_point_quick --out runs/quick         # about 4 training minutes
+    smear-rl train --config ten_point_quick --out runs/quick         # the main job (scripts/train.sh)
     smear-rl train --config minnesota --set time_limit_minutes=30 --set seed=3
     smear-rl train --resume runs/quick/checkpoint.pt --set time_limit_minutes=10
 """
@@ -23,13 +25,13 @@ Examples::
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
-from training.cli import ArgumentParser, check_output_folder, check_readable_file
+from training.cli import ArgumentParser, check_output_folder, check_readable_file, int_at_least
 from training.config import load_config, parse_overrides
 from training.ppo import Trainer
+from training.run_summary import plan, summary
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,53 +39,71 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smear-rl train",
         description=__doc__.split("Examples::")[0],
         epilog="examples:" + __doc__.split("Examples::")[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--config", default="ten_point",
-                   help="a TOML file, or a shipped config's name (ten_point, minnesota, ...)")  # fmt: skip
+    p.add_argument("--config", default=None,
+                   help="a TOML file, or a shipped config (ten_point, minnesota, ...; default ten_point)")  # fmt: skip
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a config field, e.g. --set total_steps=200000 (repeatable)")  # fmt: skip
     p.add_argument("--out", help="output folder (default runs/<preset>)")
     p.add_argument("--resume", help="checkpoint.pt of a run to continue")
+    p.add_argument("--recipe", help="a recipe (a TOML file, or a shipped recipe's name): every stage in order, "
+                   "resuming where it stopped (configs/recipes/)")  # fmt: skip
+    p.add_argument("--workers", type=int_at_least(0), default=None,
+                   help="Ray processes collecting experience (the config's workers; 0: this process)")  # fmt: skip
+    p.add_argument("--address", default="",
+                   help="a running Ray cluster for the workers (host:port); default: Ray on this machine")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
-
-
-def final_table(out: Path) -> str:
-    """Markdown table of the last evaluation in ``out/curve.csv``."""
-    rows = list(csv.DictReader((out / "curve.csv").open()))
-    last_step = rows[-1]["step"]
-    lines = ["| opponent | matches | win rate | 95% CI | points/hand diff |", "|---|---|---|---|---|"]
-    for r in rows:
-        if r["step"] == last_step:
-            interval = f"[{float(r['ci_low']):.3f}, {float(r['ci_high']):.3f}]"
-            win, diff = f"{float(r['win_rate']):.3f}", f"{float(r['points_diff']):+.2f}"
-            row = [r["opponent"], r["matches"], win, interval, diff]
-            lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.recipe:
+        run_recipe(parser, args)
+        return
     try:
         if args.resume:
             check_readable_file(args.resume, "--resume checkpoint")
             out = check_output_folder(Path(args.out) if args.out else Path(args.resume).parent, "--out folder")
-            trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides))
+            if args.workers is not None:
+                raise ValueError("--workers is part of a run's config: a resumed run keeps its own")
+            trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides),
+                              address=args.address)  # fmt: skip
         else:
-            config = load_config(args.config, args.overrides)
+            workers = [f"workers={args.workers}"] if args.workers is not None else []
+            config = load_config(args.config or "ten_point", [*args.overrides, *workers])
             out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
-            trainer = Trainer(config, out)
+            trainer = Trainer(config, out, address=args.address)
     except ValueError as err:
         parser.error(str(err))
+    print(plan(out, trainer.config, trainer.step))
     try:
         trainer.run(progress=not args.no_progress)
     except KeyboardInterrupt:  # the state mid-rollout is not saved: resuming from a checkpoint stays exact
         sys.exit(f"\ninterrupted: continue with --resume {out / 'checkpoint.pt'} (saved every "
                  f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
-    print(f"\nagent: {out / 'agent.pt'}  checkpoint: {out / 'checkpoint.pt'}  TensorBoard: tensorboard --logdir {out}")
-    print(final_table(out))
+    print(summary(out, trainer.config, trainer.step, trainer.train_seconds / 60))
+
+
+def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--recipe``: every stage of a recipe in ``--out`` (default ``runs/<recipe name>``), resumable."""
+    from training.recipe import RecipeRun, load_recipe
+
+    if args.resume or args.overrides or args.config:
+        parser.error("--recipe runs the recipe's own stages: --config, --set and --resume do not go with it "
+                     "(to continue a recipe, run the same command again)")  # fmt: skip
+    try:
+        recipe = load_recipe(args.recipe)
+        out = check_output_folder(Path(args.out or f"runs/{recipe.name}"), "--out folder")
+        run = RecipeRun(recipe, out, workers=args.workers, address=args.address)
+    except ValueError as err:
+        parser.error(str(err))
+    try:
+        agent = run.run(progress=not args.no_progress)
+    except KeyboardInterrupt:
+        sys.exit(f"\ninterrupted: run the same command again to continue the recipe in {out}")
+    print(f"\nagent: {agent}  (torch-free: {agent.with_suffix('.npz')}); stages: {out / 'recipe.json'}")
 
 
 if __name__ == "__main__":

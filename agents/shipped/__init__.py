@@ -1,21 +1,64 @@
 """The trained agents that ship with the package, as torch-free policy files, found by preset name.
 
-Each ``<preset>.npz`` here was exported from ``checkpoints/<preset>.pt`` by
-``training.export`` (``smear-rl export checkpoints/ten_point.pt -o agents/shipped/ten_point.npz``)
-and installs as package data, so ``make_agent("neural", "ten_point")`` works after a
-``pip install`` without the repository or torch.
+Each ``<preset>.npz`` here is the one file of its shipped agent: exported from the training run's
+``agent.pt`` by ``training.export`` (``smear-rl export runs/x/agent.pt -o agents/shipped/ten_point.npz``;
+its layout records the source file's name and sha256), installed as package data, so
+``make_agent("neural", "ten_point")`` works after a ``pip install`` without the repository or torch.
+Training reads it too (``init_from``, ``smear-rl distill``): ``training.checkpoint.load_checkpoint``
+turns it back into the network it was exported from, weight for weight, so no ``.pt`` copy ships.
+``universal.npz``, when present, is the rules-conditioned agent (``configs/recipes/universal.toml``):
+it plays every Smear rule set of two to six players that has no agent of its own
+(:func:`neural_policy_path`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+MAX_SEATS = 6  # the most players the universal agent's observation has seats for (smear_env.observation.MAX_SEATS)
+SCHNEIDER = "bohemian_schneider"  # another game: never the universal agent's
 
 SHIPPED_DIR = Path(__file__).parent
 
 
+#: the file of the rules-conditioned agent, beside the presets' own
+UNIVERSAL = "universal"
+
+
 def shipped_presets() -> list[str]:
-    """Presets that have a shipped agent."""
-    return sorted(path.stem for path in SHIPPED_DIR.glob("*.npz"))
+    """Presets that have a shipped agent of their own."""
+    return sorted(path.stem for path in SHIPPED_DIR.glob("*.npz") if path.stem != UNIVERSAL)
+
+
+def universal_policy_path() -> Path | None:
+    """The shipped rules-conditioned agent's file, or None when this version ships none."""
+    path = SHIPPED_DIR / f"{UNIVERSAL}.npz"
+    return path if path.is_file() else None
+
+
+def neural_policy_path(rules: Any) -> Path:
+    """The shipped file whose agent plays ``rules`` (Smear's or Bohemian Schneider's).
+
+    The preset's own agent when ``rules`` are exactly its preset's options (a specialist is
+    trained for those alone); otherwise the universal agent, which reads the rules it plays.
+    ``ValueError`` saying what is shipped when neither plays them.
+    """
+    own = SHIPPED_DIR / f"{rules.name}.npz"
+    if own.is_file() and _plays(own, rules):
+        return own
+    universal = universal_policy_path()
+    if universal is not None and getattr(rules, "num_players", 7) <= MAX_SEATS and rules.name != SCHNEIDER:
+        return universal
+    if own.is_file():
+        return own  # its agent refuses these rules, saying what differs
+    return shipped_policy_path(rules.name)
+
+
+def _plays(path: Path, rules: Any) -> bool:
+    from agents.neural_agent import load_policy
+
+    return not load_policy(path).differences(rules)
 
 
 def shipped_policy_path(preset: str) -> Path:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,11 +48,10 @@ from smear_env.cards import (
     make_deck,
     mask_of,
     parse_card,
-    parse_cards,
     parse_deal,
     shuffle,
 )
-from smear_env.checks import as_int
+from smear_env.checks import as_bool, as_int, as_seed, integer_or_none, options_by_name
 from smear_env.records import replay_record
 
 ENGINE_VERSION = 1
@@ -123,6 +121,7 @@ def multiplier(points: int) -> int:
 
 
 # ---------------------------------------------------------------------- rules and deals
+@options_by_name("SchneiderRules(num_rounds=4)", lambda options: _check_option_names(options))
 @dataclass(frozen=True)
 class SchneiderRules:
     """The options of Bohemian Schneider (the card rules themselves are fixed)."""
@@ -147,10 +146,6 @@ class SchneiderRules:
 
     def replace(self, **overrides: Any) -> SchneiderRules:
         """A copy with some options changed; unknown option names fail with the known ones listed."""
-        known = [f.name for f in dataclasses.fields(self)]
-        for key in overrides:
-            if key not in known:
-                raise ValueError(f"unknown {GAME_NAME} rule option {key!r}; known options: {', '.join(known)}")
         return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,7 +155,15 @@ class SchneiderRules:
     def from_dict(cls, data: dict[str, Any]) -> SchneiderRules:
         if not isinstance(data, dict):
             raise ValueError(f"{GAME_NAME} rules {data!r} are not a dict: expected options by name")
+        _check_option_names(data)  # before the call: a key that is not a string cannot even be passed by name
         return cls().replace(**data)
+
+
+def _check_option_names(options: dict[Any, Any]) -> None:
+    known = [f.name for f in dataclasses.fields(SchneiderRules)]
+    for key in options:
+        if key not in known:
+            raise ValueError(f"unknown {GAME_NAME} rule option {key!r}; known options: {', '.join(known)}")
 
 
 @dataclass
@@ -173,7 +176,7 @@ class Deal:
     @classmethod
     def parse(cls, hands: list[str], pile: str = "") -> Deal:
         """A deal from card strings, e.g. ``Deal.parse(["7S 8S ...", "9S ..."], pile="TC JC ...")``."""
-        return cls([parse_cards(h) for h in hands], parse_cards(pile))
+        return cls.from_dict({"hands": hands, "pile": pile})
 
     def to_dict(self) -> dict[str, Any]:
         return {"hands": [format_cards(h) for h in self.hands], "pile": format_cards(self.pile)}
@@ -240,9 +243,9 @@ class Game:
             raise ValueError(f"rules {rules!r} are not Bohemian Schneider rules: expected a SchneiderRules")
         self.rules = rules if rules is not None else SchneiderRules()
         self.num_players = NUM_PLAYERS
-        self.single_round = single_round  # the match ends after one scored round
-        self._seed = seed
-        self._rng = random.Random(seed)
+        self.single_round = as_bool(single_round, "single_round")  # the match ends after one scored round
+        self._seed = as_seed(seed)
+        self._rng = random.Random(self._seed)
         if deals is not None and not isinstance(deals, list | tuple):
             raise ValueError(f"deals {deals!r} is not a list: expected a list of Deal, one per round")
         # every given deal is checked (and copied) now, so a bad one fails before any round is played
@@ -296,13 +299,14 @@ class Game:
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: int) -> None:
-        """Play the card ``action`` for the player on turn; ``ValueError`` if illegal (state unchanged)."""
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise ValueError(self._illegal_message(action)) from None
-        if not 0 <= action < NUM_ACTIONS or not self.legal_mask() >> action & 1:
+        """Play the card ``action`` for the player on turn; ``ValueError`` if illegal (state unchanged).
+
+        ``action`` is an int (numpy integers too); a bool is refused: ``apply(False)`` playing action 0 is a bug.
+        """
+        number = action if type(action) is int else integer_or_none(action)
+        if number is None or not 0 <= number < NUM_ACTIONS or not self.legal_mask() >> number & 1:
             raise ValueError(self._illegal_message(action))
+        action = number
         self.history.append(action)
         self._play(action)
 
@@ -314,7 +318,8 @@ class Game:
         try:
             label = f"{format_action(action)!r} ({action})"  # type: ignore[arg-type]
         except (ValueError, TypeError):
-            label = repr(action)
+            problem = "out of range" if type(action) is int else f"a {type(action).__name__}, not an action id"
+            label = f"{action!r} ({problem}: action ids are ints 0..{NUM_ACTIONS - 1})"
         if self.phase == OVER:
             return f"action {label} is illegal: the match is over"
         legal = ", ".join(format_action(a) for a in self.legal_actions())

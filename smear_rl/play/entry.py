@@ -12,6 +12,7 @@ read; :func:`why_illegal` explains a well-formed move that the rules refuse.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,8 +146,22 @@ def _moves(words: list[str], view: dict[str, Any], kind: GameKind) -> list[int]:
         return [kind.parse_action(f"{_CARD_VERB[phase]} {words[0]}")]
     example = kind.format_action(view["legal_actions"][0])
     raise ValueError(
-        f"{' '.join(words)!r} is not a move: type a move like '{example}', its number in the list, or help"
+        f"{' '.join(words)!r} is not a move{_did_you_mean(words)}: type a move like '{example}', "
+        "its number in the list, or help"
     )
+
+
+#: the words a line may start with: every kind of move, keep, and the commands
+FIRST_WORDS = sorted({*_MOVE_PHASE, "keep", *COMMANDS})
+
+
+def _did_you_mean(words: list[str]) -> str:
+    """`` (did you mean 'discard 7C'?)`` when the first word is a near miss of a move's or a command's word."""
+    first = words[0].lower()
+    close = difflib.get_close_matches(first, FIRST_WORDS, n=1, cutoff=0.6)
+    if not close or first in FIRST_WORDS:
+        return ""
+    return f" (did you mean {' '.join([close[0], *words[1:]])!r}?)"
 
 
 def _cards(words: list[str]) -> list[int] | None:
@@ -271,7 +286,7 @@ def _play_reason(rules: Rules, view: dict[str, Any], action: int) -> str:
     table = trump_table(rules, SUITS.index(view["trump"]) if view["trump"] else -1)
     led = SUITS[table.effective_suit[parse_card(trick[0][1])]]
     if led == view["trump"]:
-        return "you must follow trumps"
+        return "you must follow trumps or play a joker" if rules.joker_follows_trump else "you must follow trumps"
     if rules.follow == "strict":
         return f"you must follow {SUIT_NAMES[led]}"
     return f"you must follow {SUIT_NAMES[led]} or play a trump"

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import smear_env.schneider as schneider
 from agents.registry import SCHNEIDER, agent_names
 from smear_env import actions as smear_actions
+from smear_env import check_preset
 from smear_env.cards import SUITS, parse_card
 from smear_env.game import Game as SmearGame
 from smear_env.game import replay as smear_replay
@@ -182,6 +183,7 @@ def load_kind(
             return SchneiderKind(schneider.SchneiderRules().replace(**data, **overrides))
         return SmearKind(load_rules(path).replace(**overrides) if overrides else load_rules(path))
     preset = preset or "ten_point"
+    check_preset(preset)
     if preset == SCHNEIDER:
         return SchneiderKind(schneider.SchneiderRules().replace(**overrides))
     return SmearKind(get_rules(preset, **overrides))

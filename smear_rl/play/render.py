@@ -390,10 +390,17 @@ class Presenter:
         return Group(title, table, Text("Score: ") + self.scores(b.scores), Text(""))
 
     # ------------------------------------------------------------------ answers to commands
-    def hint(self, decision: Decision, bot_name: str) -> RenderableType:
-        """The hint bot's move, and its probability or value for each legal move where it has them."""
+    def hint(self, decision: Decision, bot_name: str, view: dict[str, Any] | None = None) -> RenderableType:
+        """The hint bot's move, and its probability or value for each legal move where it has them.
+
+        With the ``view`` the moves carry their numbers in the list of legal moves, so the
+        hinted move can be typed as the number shown beside it.
+        """
+        numbers = {} if view is None else {a: n for n, a in enumerate(ordered_moves(view, self.kind), 1)}
         move = self.move(self.kind.format_action(decision.action))
         head = Text.assemble(f"{bot_name} would ", move)
+        if decision.action in numbers:
+            head += Text(f" (move {numbers[decision.action]})", style="dim")
         if not decision.scores:
             return head
         table = Table(box=None, show_header=False, padding=(0, 2, 0, 2))
@@ -401,7 +408,8 @@ class Presenter:
         for action, score in ranked:
             shown = f"{score:.0%}" if decision.kind == "probability" else f"{score:+.2f} points"
             mark = "  <-" if action == decision.action else ""
-            table.add_row(self.move(self.kind.format_action(action)), shown + mark)
+            number = Text(f"{numbers[action]} ", style="dim") if action in numbers else Text("")
+            table.add_row(number + self.move(self.kind.format_action(action)), shown + mark)
         what = "chance of each move" if decision.kind == "probability" else "mean points for your side by each move"
         return Group(head, Text(f"  {what}:", style="dim"), table)
 

@@ -130,7 +130,7 @@ class TerminalGame:
             if self.hint_bot is None:
                 self.console.print(Text("  no hint bot here"))
             else:
-                self.console.print(self.presenter.hint(self.session.hint(self.hint_bot), self.hint_name))
+                self.console.print(self.presenter.hint(self.session.hint(self.hint_bot), self.hint_name, view))
         elif name == "help":
             self.console.print(self.presenter.help(view))
         elif name == "score":

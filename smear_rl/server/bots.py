@@ -18,6 +18,11 @@ client that sends one seed per hand gets exactly the moves of an in-process bot
 ``reset(seed)`` at the start of each hand (search's plan from its bid carries to its
 trump and first lead, as it does in process). Bots whose move is a function of the
 view alone (rule, bold, greedy neural agents) skip that and are shared.
+
+Memory: every cache here is bounded, whatever clients send: rule sets parsed (256 texts),
+shared bots (``--bot-cache``, one per bot spec and rule set) and bots remembered between
+stateless decisions (``--remembered-bots``) drop their least recently used entries, so
+twenty thousand calls with twenty thousand house rules cost no more than 256.
 """
 
 from __future__ import annotations
@@ -29,19 +34,23 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from agents.base import Agent, Decision
-from agents.neural_agent import NeuralAgent, load_policy
+from agents.neural_agent import NeuralAgent, Policy, load_policy
 from agents.registry import agent_names, agent_options, make_agent
 from agents.search_bot import SearchAgent
-from agents.shipped import shipped_policy_path
+from agents.shipped import neural_policy_path, shipped_policy_path, shipped_presets, universal_policy_path
 from smear_env import list_presets
 from smear_env.rules import Rules, get_rules
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 from smear_env.schneider.game import SchneiderRules
 from smear_rl.server.errors import RequestError
 from smear_rl.server.limits import Settings
+from smear_rl.server.workers import PersistentCodec
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 #: bots whose move is a function of the view alone (no RNG, no memory between decisions)
 PURE_BOTS = frozenset({"rule", "bold"})
@@ -50,6 +59,37 @@ SEARCH_BOTS = frozenset({"search", "searchbid", "neural_search"})
 NEURAL = "neural"
 #: bots built on the preset's shipped network: offered only where it was trained for exactly these rules
 SHIPPED_NETWORK_BOTS = (NEURAL, "neural_search")
+
+
+class Lru(Generic[K, V]):
+    """At most ``size`` entries; reading one makes it the newest, adding one past the size drops the oldest.
+    Safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+#: characters of a rules spec at most, as JSON (every option of a preset written out takes about 1500)
+MAX_RULES_TEXT = 4096
 
 
 def rules_key(spec: Any) -> str:
@@ -62,7 +102,14 @@ def parse_rules(spec: Any) -> Rules | SchneiderRules:
     if not isinstance(spec, str | dict):
         raise RequestError(f'rules {spec!r}: expected a preset name or {{"preset": name, ...options}}', "rules")
     try:
-        return _parse_rules(rules_key(spec))
+        key = rules_key(spec)
+    except RecursionError:
+        raise RequestError("rules: nested too deeply: expected a preset name and options", "rules") from None
+    if len(key) > MAX_RULES_TEXT:
+        message = f"rules: {len(key)} characters, more than any preset and its options need ({MAX_RULES_TEXT})"
+        raise RequestError(message, "rules")
+    try:
+        return _parse_rules(key)
     except ValueError as err:
         raise RequestError(f"rules: {err}", "rules") from None
 
@@ -77,6 +124,19 @@ def _parse_rules(key: str) -> Rules | SchneiderRules:
     if preset == SCHNEIDER:
         return SchneiderRules().replace(**options)
     return get_rules(preset, **options)
+
+
+@functools.lru_cache(maxsize=256)
+def rules_text(rules: Rules | SchneiderRules) -> str:
+    """The text :func:`parse_rules` reads back as ``rules`` (every option written out): how a table's rules travel to
+    a worker, a few dozen bytes that the worker parses once, instead of the pickled rule set on every bot move."""
+    options = {name: value for name, value in rules.to_dict().items() if name != "name"}
+    return rules_key({"preset": rules.name, **options})
+
+
+def rules_from_text(text: str) -> Rules | SchneiderRules:
+    """The rules :func:`rules_text` wrote (parsed once per process and text)."""
+    return _parse_rules(text)
 
 
 def preset_of(rules: Rules | SchneiderRules) -> str:
@@ -99,18 +159,25 @@ class Bots:
     def __init__(self, settings: Settings, exported: dict[str, str] | None = None) -> None:
         self.settings = settings
         self.exported = dict(exported or {})  # extra agent name -> exported .npz path
-        self._shared: dict[tuple[str, Any], Agent] = {}
-        self.memory = BotMemory()
+        self._shared: Lru[tuple[str, Any], Agent] = Lru(settings.bot_cache)
+        self.memory = BotMemory(settings.remembered_bots)
+
+    def policy_paths(self) -> list[str]:
+        """Every network file this service may load: the shipped agents' and the exported ones."""
+        universal = universal_policy_path()
+        shipped = [str(shipped_policy_path(preset)) for preset in shipped_presets()]
+        return shipped + ([str(universal)] if universal else []) + list(self.exported.values())
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
-        """Every bot name usable on ``rules`` (neural and exported agents only where they fit exactly)."""
+        """Every bot name usable on ``rules`` (neural where a shipped agent plays them: the preset's own, or the
+        universal agent on house rules; exported agents only where they fit)."""
         names = [n for n in agent_names(preset_of(rules)) if n not in SHIPPED_NETWORK_BOTS]
         candidates = [*SHIPPED_NETWORK_BOTS, *sorted(self.exported)] if isinstance(rules, Rules) else []
         return names + [n for n in candidates if self._fits(n, rules)]
 
     def _fits(self, name: str, rules: Rules) -> bool:
         try:
-            path = self.exported.get(name) or shipped_policy_path(rules.name)
+            path = self.exported.get(name) or neural_policy_path(rules)
             return not load_policy(path).differences(rules)
         except ValueError:
             return False
@@ -140,7 +207,8 @@ class Bots:
             key = (info.spec, rules)  # rules are immutable and hashable: house variants get their own bot
             agent = self._shared.get(key)
             if agent is None:
-                agent = self._shared[key] = self._build(info, rules, seed)
+                agent = self._build(info, rules, seed)
+                self._shared.put(key, agent)
             return agent
         return self._build(info, rules, seed)
 
@@ -177,9 +245,10 @@ class BotMemory:
     searched cards). A least-recently-used store of ``size`` bots; a bot taken out is a copy."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._bots: OrderedDict[bytes, Agent] = OrderedDict()
-        self._lock = threading.Lock()
+        self._bots: Lru[bytes, Agent] = Lru(size)
+
+    def __len__(self) -> int:
+        return len(self._bots)
 
     @staticmethod
     def keys(body: dict[str, Any], decisions: list[int]) -> list[bytes]:
@@ -195,19 +264,11 @@ class BotMemory:
         return [*keys, digest.digest()]
 
     def recall(self, key: bytes) -> Agent | None:
-        with self._lock:
-            agent = self._bots.get(key)
-            if agent is None:
-                return None
-            self._bots.move_to_end(key)
-        return copy.deepcopy(agent)
+        agent = self._bots.get(key)
+        return None if agent is None else copy.deepcopy(agent)
 
     def keep(self, key: bytes, agent: Agent) -> None:
-        with self._lock:
-            self._bots[key] = agent
-            self._bots.move_to_end(key)
-            while len(self._bots) > self.size:
-                self._bots.popitem(last=False)
+        self._bots.put(key, agent)
 
 
 def decide_with_memory(
@@ -237,3 +298,42 @@ def decide_with_memory(
     decision = agent.decide(view)
     bots.memory.keep(keys[-1], agent)
     return decision
+
+
+class PolicyCodec(PersistentCodec):
+    """Calls and answers pickled with each network the service knows sent as its file's path: every process loads
+    the shipped and exported networks once, so a table's neural bot crosses to a worker in kilobytes instead of
+    the megabyte of its weights. A network it does not know (none today) travels whole."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = list(paths)
+        self._by_path: dict[str, Policy] | None = None
+        self._by_id: dict[int, str] = {}  # id of each network held in _by_path (held, so ids are never reused)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"paths": self.paths}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["paths"])  # type: ignore[misc]
+
+    def _networks(self) -> dict[str, Policy]:
+        if self._by_path is None:
+            self._by_path = {}
+            for path in self.paths:
+                try:
+                    self._by_path[path] = load_policy(path)
+                except ValueError:  # an unreadable file is refused where it is used
+                    continue
+            self._by_id = {id(policy): path for path, policy in self._by_path.items()}
+        return self._by_path
+
+    def reference(self, obj: Any) -> Any:
+        if type(obj) is not Policy:
+            return None
+        self._networks()
+        path = self._by_id.get(id(obj))
+        return None if path is None else ("policy", path)
+
+    def resolve(self, ref: Any) -> Any:
+        kind, path = ref
+        return self._networks()[path]

@@ -13,6 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from smear_rl.server.errors import RequestError
 
 Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+#: a bot's name and options ('search:samples=48,time_budget=0.5'): a few dozen characters, 200 at most
+BotSpec = Annotated[str, Field(max_length=200)]
+#: a card's name ('AS', '10H', 'JK2')
+CardName = Annotated[str, Field(max_length=4)]
 SeatNumber = Annotated[StrictInt, Field(ge=0, le=63)]
 RulesSpec = Annotated[
     str | dict[str, Any],
@@ -43,14 +47,14 @@ class SuggestBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     rules: RulesSpec
-    bot: str = Field(
+    bot: BotSpec = Field(
         description="a bot name with options after a colon: 'rule', 'search:samples=48', 'neural' "
         "(the agent shipped for the preset); GET /v1/bots lists them",
         examples=["rule"],
     )
     seat: SeatNumber = Field(description="the seat to move (0 = first seat, clockwise)")
     dealer: SeatNumber = Field(description="the dealer of this hand")
-    hand: list[str] = Field(
+    hand: list[CardName] = Field(
         description="the cards dealt to the seat this hand, before any it took or gave up", max_length=64
     )
     events: list[dict[str, Any]] = Field(
@@ -73,7 +77,7 @@ class TableBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     rules: RulesSpec
-    seats: list[str] = Field(
+    seats: list[BotSpec] = Field(
         description="one per seat: 'remote' (a player through the API) or a bot name",
         examples=[["remote", "rule", "remote", "search"]],
         max_length=16,
@@ -98,7 +102,9 @@ class MoveBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     seat: SeatNumber
-    move: str | StrictInt = Field(description="notation ('play AS', 'bid 4') or an action id", examples=["play AS"])
+    move: Annotated[str, Field(max_length=64)] | StrictInt = Field(
+        description="notation ('play AS', 'bid 4') or an action id", examples=["play AS"]
+    )
 
 
 class ErrorBody(BaseModel):
@@ -148,8 +154,23 @@ def refusal(errors: list[Any]) -> RequestError:
     return RequestError(f"{field}: {text}" if field else text, field)
 
 
-def suggest_body(raw: bytes) -> dict[str, Any]:
+#: JSON elements a suggest body may hold for each event it may hold (a take of four cards is six), and beside them
+ELEMENTS_PER_EVENT, ELEMENTS_BESIDE = 6, 512
+
+
+def check_elements(raw: bytes, limit: int, field: str) -> None:
+    """422 when a body holds more than ``limit`` elements, counted by the commas between them before any parsing:
+    a near-limit body of tiny elements (65,000 empty events) takes tens of milliseconds to parse and validate,
+    only to be refused; counting its commas takes a tenth of one."""
+    commas = raw.count(b",")
+    if commas >= limit:
+        message = f"the body holds more elements ({commas} commas between them) than this server's limit of {limit}"
+        raise RequestError(message, field, "too_many_events")
+
+
+def suggest_body(raw: bytes, max_events: int) -> dict[str, Any]:
     """A suggest request from its JSON bytes, checked; :class:`RequestError` naming the first problem."""
+    check_elements(raw, ELEMENTS_PER_EVENT * max_events + ELEMENTS_BESIDE, "events")
     try:
         return SuggestBody.model_validate_json(raw).model_dump()
     except ValidationError as err:

@@ -440,7 +440,7 @@ def _void_constraints(req: SeatRequest, w: _Walk, forbid: dict[int, int]) -> Non
             suit = t.effective_suit[card]
             trumped_in = r.follow == "follow_or_trump" and led != w.trump and suit == w.trump
             if suit != led and not trumped_in:
-                forbid[seat] |= t.suit_masks[led]
+                forbid[seat] |= t.follow_masks[led]  # on a trump lead, jokers too under joker_follows_trump
 
 
 def discard_regimes(rules: Rules, trump: int, exchanging: bool) -> list[tuple[int, int]]:
@@ -534,6 +534,7 @@ def _why_not(req: SeatRequest, w: _Walk, slots: _Slots) -> RequestError | str:
 
 def _void_suits(req: SeatRequest, forbid: int) -> str:
     names = [SUITS[s] for s in range(4) if forbid & mask_of(range(13 * s, 13 * s + 13)) & mask_of(req.rules.deck)]
+    names += ["jokers"] if forbid & JOKERS_MASK & mask_of(req.rules.deck) else []  # joker_follows_trump
     return f" (no {', '.join(names)})" if names else ""
 
 

@@ -10,24 +10,22 @@ preset or house rules, Bohemian Schneider).
 
 A replay is a pure function of its request: the record is replayed from its first move
 on every call, and all of it every time, so a broken record is refused (422, naming the
-move) whichever step is asked.
+move) whichever step is asked. It runs in a worker process, like a suggest call, and a
+record of more than ``--max-replay-moves`` moves is refused before any is replayed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 import smear_env
 from smear_env.cards import format_card
 from smear_rl.server.errors import RequestError
 from smear_rl.server.history import format_move, is_schneider, parse_move
+from smear_rl.server.models import check_elements, refusal
 from smear_rl.server.tables import Seat, Table, Tracker
-
-router = APIRouter()
 
 #: ``seats[k].kind`` in a replay: a record does not say who played
 PLAYER = "player"
@@ -41,16 +39,26 @@ class ReplayBody(BaseModel):
     step: StrictInt = Field(0, ge=0, description="moves to replay: 0 is the first deal, len(record.moves) the end")
 
 
-@router.post("/v1/replay", tags=["replay"], summary="a record replayed to a move, every hand face up")
-def replay_route(body: ReplayBody) -> JSONResponse:  # a plain def: FastAPI runs it in a thread, off the event loop
-    return JSONResponse(replay_at(body.record, body.step))
+def replay_body(raw: bytes, max_moves: int) -> ReplayBody:
+    """A replay request from its JSON bytes, checked; :class:`RequestError` naming the first problem. A record holds
+    a little more than one element per move (its deals, its options): two per move is room enough."""
+    check_elements(raw, 2 * max_moves + 1024, "record.moves")
+    try:
+        return ReplayBody.model_validate_json(raw)
+    except ValidationError as err:
+        raise refusal(err.errors()) from None
 
 
-def replay_at(record: dict[str, Any], step: int) -> dict[str, Any]:
+def replay_at(record: dict[str, Any], step: int, max_moves: int | None = None) -> dict[str, Any]:
     """The table after the first ``step`` moves of ``record``, with every seat's view; ``RequestError`` (422) naming
-    what is wrong with a record that cannot be replayed or a step outside it."""
+    what is wrong with a record that cannot be replayed, one of more than ``max_moves`` moves, or a step outside it."""
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise RequestError("record.moves: expected a list of moves in notation", "record.moves", "invalid_history")
+    if max_moves is not None and len(moves) > max_moves:
+        message = f"record.moves: {len(moves)} moves exceed this server's limit of {max_moves} for a replay"
+        raise RequestError(message, "record.moves", "too_many_events")
     table = _empty_table(record)
-    moves = record["moves"]
     if not 0 <= step <= len(moves):
         raise RequestError(f"step {step}: expected 0..{len(moves)} (the record holds {len(moves)} moves)", "step")
     game, listed, snapshot = table.game, [], None

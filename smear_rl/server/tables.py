@@ -4,26 +4,37 @@ A table is one match: its rules, which seats are bots and which remote players,
 and a seed. The server deals, checks every move and runs the bots (each seat's bot
 lives as long as the table, as in an in-process match). Every change bumps the
 table's ``version`` and wakes whoever waits on it (long polls and event streams).
-Remote seats are guarded by a token each, needed to see that seat's hand and to
-move for it; the creator's ``admin_token`` may read the full record (every hand's
-cards) before the match is over and close the table. Tables nobody has touched for
-``table_idle_seconds`` are removed.
 
-Seeds: the table's ``seed`` (drawn at random when not given, and reported) seeds the
-deal; the bot in seat ``k`` is ``make_agent(spec, rules, seed=bot_seed(seed, k))``.
+Who sees what (``docs/service-security.md``): a remote seat's token reads that seat's
+hand and moves for it, and nothing else; the creator's ``admin_token`` reads any remote
+seat, the seed and the full record (every hand's cards) before the match is over, and
+closes the table, but moves for nobody; anyone who knows the table's id may watch, and
+sees what a spectator at the table would: no hand, no seed. The seed and the record open
+to all once the match is over. Each state is built and serialized once per version and
+viewer (:meth:`Table.encoded`), however many streams and polls read it.
+
+A table belongs to the client that created it (``owner``): its bots' calls are that
+client's turns in the pools, and it counts toward that client's ``--max-tables-per-client``.
+Tables nobody has touched for ``table_idle_seconds`` are removed.
+
+Seeds: the table's ``seed`` (drawn at random when not given, and reported to its
+creator) seeds the deal; the bot in seat ``k`` is ``make_agent(spec, rules, seed=bot_seed(seed, k))``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from agents.base import Agent
+from agents.base import Agent, Decision
 from smear_env.cards import format_card
 from smear_env.game import Game, check_scores
 from smear_env.observation import player_view as smear_view
@@ -36,13 +47,21 @@ from smear_rl.server.errors import ApiError, RequestError
 from smear_rl.server.history import Tracker, is_schneider, match_scores, parse_move, seat_view_of
 from smear_rl.server.limits import Settings
 from smear_rl.server.results import hand_result, round_result
-from smear_rl.server.suggest import Pools
+from smear_rl.server.workers import WorkerError
 
 log = logging.getLogger("smear_rl.server")
 
 REMOTE = "remote"
 #: view keys that belong to the seat looking (its cards and moves): left out of a spectator's view
 PRIVATE_KEYS = ("team", "hand", "my_discards", "my_draws", "legal_actions", "legal_moves")
+
+
+def same_token(given: str | None, expected: str | None) -> bool:
+    """Whether a token a client sent is ``expected``, in constant time; any text may come in a header (as bytes: a
+    string comparison refuses characters beyond ASCII with an error)."""
+    if given is None or expected is None:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -78,6 +97,10 @@ class Table:
     error: str | None = None  # a bot failed: the table stops, saying why
     driver: asyncio.Task | None = None
     streams: int = 0
+    owner: str = ""  # the client that created it: its bots' calls are that client's, it counts in its quota
+    _encoded: dict[tuple[int | None, bool], bytes] = field(default_factory=dict)  # this version's states, as sent
+    _events: dict[tuple[int | None, bool], bytes] = field(default_factory=dict)  # the same as server-sent events
+    _encoded_version: int = -1
 
     @property
     def game(self) -> Any:
@@ -97,20 +120,40 @@ class Table:
         return self.game.is_over or self.error is not None
 
     # ------------------------------------------------------------------ what a seat sees
-    def state(self, seat: int | None, log_from: int = 0) -> dict[str, Any]:
-        """Everything ``seat`` may see (``None``: a spectator), as the protocol documents it."""
+    def encoded(self, seat: int | None, admin: bool = False) -> bytes:
+        """:meth:`state` as JSON bytes, built once per version and viewer however many readers ask for it."""
+        if self._encoded_version != self.version:
+            self._encoded, self._events, self._encoded_version = {}, {}, self.version
+        key = (seat, admin or self.game.is_over)
+        data = self._encoded.get(key)
+        if data is None:
+            data = self._encoded[key] = json.dumps(self.state(seat, admin=admin)).encode()
+        return data
+
+    def event(self, seat: int | None, admin: bool = False) -> bytes:
+        """The server-sent event carrying :meth:`encoded`, built once per version and viewer like it."""
+        self.encoded(seat, admin)
+        key = (seat, admin or self.game.is_over)
+        frame = self._events.get(key)
+        if frame is None:
+            frame = self._events[key] = b"id: %d\nevent: state\ndata: %s\n\n" % (self.version, self._encoded[key])
+        return frame
+
+    def state(self, seat: int | None, log_from: int = 0, admin: bool = False) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: a spectator), as the protocol documents it; the seed only to the
+        ``admin`` (the table's creator) until the match is over."""
         game = self.game
         view = (schneider_view if is_schneider(game) else smear_view)(game, seat if seat is not None else 0)
         if seat is None:
             view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS} | {"seat": None}
         on_turn = seat is not None and game.current_player == seat and not self.is_over()
-        entries = self.public_log(seat)
+        entries = self.public_log(seat, log_from)
         return {
             "id": self.id,
             "version": self.version,
             "preset": self.rules.name,
             "rules": self.rules.to_dict(),
-            "seed": self.seed,
+            "seed": self.seed if admin or game.is_over else None,
             "bot_delay_ms": self.bot_delay_ms,
             "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot.spec if s.bot else None} for s in self.seats],
             "seat": seat,
@@ -125,17 +168,25 @@ class Table:
             "teams": self.teams,
             "scores": match_scores(game),
             "hand_results": self.results,
-            "log": entries[log_from:],
-            "log_size": len(entries),
+            "log": entries,
+            "log_size": sum(len(events) for events in self.tracker.hands),
             "match_over": game.is_over,
             "winners": sorted(game.winners),
             "error": self.error,
             **display_fields(self.rules, view),  # hand_groups, categories: what a page draws
         }
 
-    def public_log(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every event of the match as ``seat`` sees it, each with its hand number."""
-        return [{"hand": h, **seat_view_of(ev, seat)} for h, events in enumerate(self.tracker.hands) for ev in events]
+    def public_log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """Every event of the match from the ``start``-th on, as ``seat`` sees it, each with its hand number (the
+        events before ``start`` are skipped, not built and dropped: a poll for the newest few costs a few)."""
+        out: list[dict[str, Any]] = []
+        for hand, events in enumerate(self.tracker.hands):
+            if start >= len(events):
+                start -= len(events)
+                continue
+            out += [{"hand": hand, **seat_view_of(event, seat)} for event in events[start:]]
+            start = 0
+        return out
 
     # ------------------------------------------------------------------ changes
     def apply(self, action: int) -> None:
@@ -156,7 +207,7 @@ class Table:
         hand, scored, tricks = len(self.tracker.hands) - 1, game.hands_played, len(game.completed_tricks())
         self.tracker.apply(action)
         if game.hands_played > scored:  # the last trick ended the hand: its result keeps the tricks
-            newest = game.results()[-1]
+            newest = game.hand_results[-1]  # read, not changed (results() would copy every hand so far)
             return newest.tricks[-1], hand_result(newest, len(self.results), self.tracker.dealers[hand])
         done = game.completed_tricks()
         return (done[-1] if len(done) > tricks else None), None
@@ -176,13 +227,24 @@ class Table:
         return done, round_result(game.round_results[-1], len(self.results), list(game.scores))
 
 
-class TableStore:
-    """The open tables, their limits and their bots' turns."""
+class BotRunner(Protocol):
+    """Where tables' bots decide (:class:`smear_rl.server.pools.Pools`)."""
 
-    def __init__(self, settings: Settings, bots: Bots, pools: Pools) -> None:
+    async def decide(
+        self, bot: BotInfo, agent: Any, rules: Any, view: dict[str, Any], owner: str
+    ) -> tuple[Decision, Any]: ...
+
+
+class TableStore:
+    """The open tables, their limits (in all and per client) and their bots' turns."""
+
+    def __init__(self, settings: Settings, bots: Bots, pools: BotRunner) -> None:
         self.settings, self.bots, self.pools = settings, bots, pools
         self.tables: dict[str, Table] = {}
         self.streams = 0
+        self._owned: Counter[str] = Counter()  # open tables per client
+        self._watching: Counter[str] = Counter()  # open event streams per client
+        self._next_move: dict[str, float] = {}  # per client with tables: when its tables' next bot move may be made
 
     # ------------------------------------------------------------------ create, find, close
     def create(
@@ -192,10 +254,18 @@ class TableStore:
         seed: int | None,
         bot_delay_ms: int,
         start: MatchStart | None = None,
+        owner: str = "",
     ) -> Table:
-        """A new table, its bots on their way; ``start`` resumes a match (its scores, hands played, dealer)."""
+        """A new table for ``owner``, its bots on their way; ``start`` resumes a match (its scores, hands played,
+        dealer)."""
         s = self.settings
         self.expire()
+        if self._owned[owner] >= s.max_tables_per_client:
+            message = (
+                f"you hold {self._owned[owner]} open tables, this server's limit per client: "
+                "close one (DELETE with its admin_token) or let one finish"
+            )
+            raise ApiError(429, "table_quota", message)
         if len(self.tables) >= s.max_tables:
             raise ApiError(503, "tables_full", f"this server holds at most {s.max_tables} tables: retry later")
         rules = parse_rules(rules_spec)
@@ -215,8 +285,10 @@ class TableStore:
             seats,
             Tracker(game),
             secrets.token_urlsafe(18),
+            owner=owner,
         )
         self.tables[table.id] = table
+        self._owned[owner] += 1
         self.drive(table)
         return table
 
@@ -225,7 +297,7 @@ class TableStore:
             return Seat(k, REMOTE, token=secrets.token_urlsafe(18))
         try:
             info = self.bots.info(spec, rules)
-            agent = self.bots.make(info, rules, bot_seed(seed, k), shared=False)  # a table's bot is its own
+            agent = self.bots.make(info, rules, bot_seed(seed, k), shared=info.pure)  # a bot with memory: its own
         except RequestError as err:
             raise RequestError(f"seats[{k}]: {err.message}", f"seats[{k}]") from None
         return Seat(k, "bot", info, agent=agent)
@@ -242,7 +314,11 @@ class TableStore:
     def close(self, table: Table) -> None:
         if table.driver is not None:
             table.driver.cancel()
-        self.tables.pop(table.id, None)
+        if self.tables.pop(table.id, None) is not None:
+            self._owned[table.owner] -= 1
+            if not self._owned[table.owner]:
+                del self._owned[table.owner]
+                self._next_move.pop(table.owner, None)
 
     def expire(self) -> int:
         """Remove tables idle past the limit (an open event stream keeps a table alive); how many went."""
@@ -252,9 +328,13 @@ class TableStore:
             self.close(table)
         return len(idle)
 
-    # ------------------------------------------------------------------ seats and moves
+    # ------------------------------------------------------------------ who may look
+    def is_admin(self, table: Table, token: str | None) -> bool:
+        return same_token(token, table.admin_token)
+
     def check_seat(self, table: Table, seat: int | None, token: str | None, moving: bool = False) -> None:
-        """403/422 unless ``token`` opens ``seat`` (the admin token opens every remote seat)."""
+        """403/422 unless ``token`` opens ``seat``: to read, the seat's token or the admin token; to move, the
+        seat's token alone."""
         if seat is None:
             if moving:
                 raise RequestError("seat: say which seat moves", "seat")
@@ -266,20 +346,51 @@ class TableStore:
             raise ApiError(
                 409 if moving else 403,
                 "bot_seat",
-                f"seat {seat} is played by the bot {entry.bot.spec!r}"
+                f"seat {seat} is played by the bot {entry.bot.spec!r}"  # type: ignore[union-attr]
                 + ("" if moving else ": its hand is private; leave seat out for a spectator's view"),
                 "seat",
             )
-        if token is None or not (
-            secrets.compare_digest(token, entry.token or "") or secrets.compare_digest(token, table.admin_token)
-        ):
-            raise ApiError(
-                403,
-                "bad_token",
-                f"seat {seat}'s token is missing or wrong: send it as 'Authorization: Bearer <token>' or ?token=",
-                "token",
-            )
+        own = same_token(token, entry.token)
+        if own or (not moving and self.is_admin(table, token)):
+            return
+        if moving and self.is_admin(table, token):
+            message = f"the admin_token reads seats but moves for none: seat {seat} moves with its own token"
+        else:
+            message = f"seat {seat}'s token is missing or wrong: send it as 'Authorization: Bearer <token>'"
+        raise ApiError(403, "bad_token", message, "token")
 
+    def open_stream(self, table: Table, client: str) -> Callable[[], None]:
+        """Count one event stream of ``client`` on ``table`` (429 past the client's quota, 503 past the server's);
+        the function returned gives the slot back (once, however often it is called)."""
+        s = self.settings
+        if self._watching[client] >= s.max_streams_per_client:
+            message = (
+                f"you hold {self._watching[client]} event streams open, this server's limit per client: "
+                "close one, or poll with ?after=&wait="
+            )
+            raise ApiError(429, "stream_quota", message)
+        if self.streams >= s.max_streams:
+            raise ApiError(
+                503,
+                "too_many_streams",
+                f"{s.max_streams} event streams are open (this server's limit): poll with ?after=&wait= instead",
+            )
+        self.streams += 1
+        table.streams += 1
+        self._watching[client] += 1
+        open_ = [True]
+
+        def release() -> None:
+            if open_.pop() if open_ else False:
+                self.streams -= 1
+                table.streams -= 1
+                self._watching[client] -= 1
+                if not self._watching[client]:
+                    del self._watching[client]
+
+        return release
+
+    # ------------------------------------------------------------------ moves
     async def move(self, table: Table, seat: int, move: Any) -> None:
         """A remote seat's move: 409 when it is not that seat's turn, 422 (nothing changed) when illegal."""
         game = table.game
@@ -323,30 +434,41 @@ class TableStore:
             table.driver = asyncio.get_running_loop().create_task(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
+        """Each bot on turn decides in a worker, as its owner's call; a bot that fails stops the table, saying which
+        and how (the details go to the server's log, not to the players)."""
         while not table.is_over():
             entry = table.seats[table.game.current_player]
-            if entry.kind == REMOTE:
+            if entry.kind == REMOTE or entry.bot is None:
                 return
             if table.bot_delay_ms:
                 await asyncio.sleep(table.bot_delay_ms / 1000)
+            await self._bot_turn(table.owner)
             game, seat = table.game, entry.seat
             view = (schneider_view if is_schneider(game) else smear_view)(game, seat)
             version = table.version
             try:
-                decision, agent = await self.pools.decide(entry.agent, view, entry.bot.search)  # type: ignore
+                decision, entry.agent = await self.pools.decide(entry.bot, entry.agent, table.rules, view, table.owner)
                 if table.version != version:
                     continue  # the table changed meanwhile (it cannot, but never apply a stale move)
-                entry.agent = agent
                 table.apply(decision.action)
-            except ApiError as err:  # the search pool is full: try again shortly
-                log.warning("table %s: %s", table.id, err.message)
-                await asyncio.sleep(0.5)
-                continue
-            except Exception as err:  # a bot failing is a bug: stop this table and say so, keep the server up
-                log.exception("table %s: bot %s failed", table.id, entry.bot.spec)  # type: ignore[union-attr]
-                table.error = f"the bot in seat {seat} ({entry.bot.spec}) failed: {err}"  # type: ignore[union-attr]
+            except (ApiError, WorkerError, ValueError) as err:  # a bot failing is a bug: stop this table, keep serving
+                log.error("table %s: the bot in seat %d (%s) failed: %s", table.id, seat, entry.bot.spec, err)
+                how = err.message if isinstance(err, ApiError) else "it raised an error"
+                table.error = f"the bot in seat {seat} ({entry.bot.spec}) failed: {how}"
                 table.version += 1
             await self._changed(table)
+
+    async def _bot_turn(self, owner: str) -> None:
+        """Wait, if need be, so that all of ``owner``'s tables together make at most ``max_bot_moves_per_client``
+        bot moves a second (a tenth of a second's worth may come at once). A bot move costs the event loop too (its
+        view, its state for every reader): without this, twenty tables of bots playing flat out would take a share
+        of it that no queue of workers can give back."""
+        rate = self.settings.max_bot_moves_per_client
+        now = asyncio.get_running_loop().time()
+        at = max(self._next_move.get(owner, now), now - 0.1)
+        self._next_move[owner] = at + 1 / rate
+        if at > now:
+            await asyncio.sleep(at - now)
 
 
 def is_schneider_rules(rules: Any) -> bool:

@@ -85,7 +85,7 @@ class Task:
         return smear_env.raw_env(preset=self.preset, **self.rules).rules
 
     def title(self) -> str:
-        """``partnership v1 (smear/ten_point-v3)``: how results name the task."""
+        """``partnership v1 (smear/ten_point-v4)``: how results name the task."""
         return f"{self.name} v{self.version} ({self.env_id})"
 
 

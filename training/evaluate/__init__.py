@@ -37,6 +37,7 @@ The names below are the public API, importable from ``training.evaluate``.
 
 from __future__ import annotations
 
+from smear_env import check_preset
 from training.evaluate.games import (
     MatchConfig,
     Runner,
@@ -49,7 +50,7 @@ from training.evaluate.games import (
 )
 from training.evaluate.lineups import ROLE_NAMES, A, B, lineup, seat_teams
 from training.evaluate.results import AgentReport, EvalResult
-from training.evaluate.run import check_preset, check_setup, evaluate
+from training.evaluate.run import check_setup, evaluate
 from training.evaluate.seeds import agent_seed, deal_seed, derive_seed
 from training.evaluate.tally import DecisionTimes, GameOutcome, Tally
 

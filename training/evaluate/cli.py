@@ -1,8 +1,9 @@
 """The command line of the evaluation harness: ``smear-rl evaluate`` (also ``python -m training.evaluate``).
 
 It plays one evaluation (:func:`training.evaluate.evaluate`) or, with
-``--ladder``, a rating ladder (:mod:`training.ladder`), prints the markdown
-report and writes the JSON result. It sits apart from the library it drives, so
+``--ladder``, a rating ladder (:mod:`training.ladder`), prints the report (a
+table with what its columns mean; markdown with ``--markdown``, and always for a
+ladder) and writes the JSON result. It sits apart from the library it drives, so
 the library never imports the ladder that is built on it.
 
 Examples::
@@ -11,6 +12,7 @@ Examples::
     smear-rl evaluate rule random --preset bohemian_schneider --matches 200 --json out.json
     smear-rl evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
     smear-rl evaluate --ladder random rule search --preset ten_point --matches 200
+    smear-rl evaluate neural rule --house 3 --matches 200    # held-out house-rule set 3
 
 A/B test of two settings of one bot: stop every game after its first deal and read the
 hand reward line, A's score change per hand minus B's over duplicate deal pairs (only
@@ -29,12 +31,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import training.evaluate
+from smear_env.house_rules import changes_from, describe_changes, evaluation_rule_sets
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.evaluate.games import STARTS
+from training.evaluate.results import write_results
 from training.evaluate.run import evaluate
 from training.ladder import play_ladder
 
@@ -61,7 +66,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="smear-rl evaluate",
         description="Duplicate-format evaluation of two agents, or a rating ladder of several.\n\n" + _method(),
         epilog="examples:" + __doc__.split("Examples::", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "agents", nargs="*", help="agent A and agent B (names, name:key=value,... with options, checkpoints)"
@@ -76,10 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rule", type=parse_rule, action="append", default=[], help="rule override key=value")
     parser.add_argument(
+        "--house", type=int_at_least(0), default=None, metavar="K",
+        help="play held-out house-rule set K (smear_env.house_rules.evaluation_rule_sets, never trained on) "
+        "instead of --preset and --rule",
+    )  # fmt: skip
+    parser.add_argument(
         "--start", choices=STARTS, default="new",
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
-    parser.add_argument("--json", type=Path, help="write the full result as JSON here")
+    parser.add_argument(
+        "--json", type=Path, help="write the full result as JSON here (gzip-compressed if the name ends in .gz)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the report as a markdown table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
@@ -89,6 +101,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if bool(args.ladder) == bool(args.agents) or (args.agents and len(args.agents) != 2):
         parser.error("give two agents (A B) or --ladder with two or more agents")
+    if args.house is not None:
+        if args.rule or args.preset != "ten_point":
+            parser.error("--house K plays the K-th held-out house-rule set: --preset and --rule do not go with it")
+        house = evaluation_rule_sets(args.house + 1)[args.house]
+        args.preset, args.rule = house.name, list(changes_from(house).items())
+        print(f"house-rule set {args.house}: {house.name} with {describe_changes(house)}", file=sys.stderr)
     common = {
         "preset": args.preset,
         "seed": args.seed,
@@ -107,9 +125,12 @@ def main(argv: list[str] | None = None) -> None:
             result = evaluate(*args.agents, matches=args.matches, **common)
     except ValueError as err:
         parser.error(str(err))
-    print(result.markdown())
+    print(result.markdown() if args.markdown or args.ladder else result.text())
     if args.json:
-        args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        if args.ladder:
+            args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        else:
+            write_results(args.json, [result])
 
 
 if __name__ == "__main__":

@@ -4,11 +4,20 @@
 evaluate --json``, :mod:`training.pool`); ``results_only`` leaves out what depends
 on the machine (wall and decision times, the code version), so two runs with one
 seed compare equal whatever the machine or the number of workers.
+
+A results file (:func:`write_results`, :func:`read_results`) holds one result, as
+``--json`` writes it, or several (the seeds of one match-up, as ``smear-rl pool --save``
+gathers them), and is gzip-compressed when its name ends in ``.gz``: a run's games take
+most of its bytes, and the project keeps hundreds of runs.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 import smear_env
@@ -166,6 +175,39 @@ class EvalResult:
                 del agent[key]
         return data
 
+    def text(self) -> str:
+        """The report for a terminal: a title, an aligned table, the hand reward in words and what each column means.
+
+        Narrower than :meth:`markdown`: a path is shown by its file name (the title names it whole),
+        the bidding columns only for games with bids, and time as milliseconds a decision.
+        """
+        bids = self.a.bid_rate is not None
+        header = ["agent", "games", "W-D-L", "win rate [95% CI]", f"points/{self._unit()} [95% CI]"]
+        header += ["bids", "made", "mean bid"] * bids + ["ms/decision"]
+        rows = [report.text_cells(r, bids) for r in self.reports]
+        lines = [*report.wrapped(f"{self._title()}."), "", *report.aligned(header, rows), ""]
+        reward = self.paired_reward
+        if reward is not None:
+            lines += report.wrapped(
+                f"Hand reward: {reward.value:+.2f} points a hand for {self.agent_a} over {self.agent_b} "
+                f"[{reward.low:+.2f}, {reward.high:+.2f}] (each side's score change, sets counted; the two games of "
+                f"each deal averaged, over {reward.n} deals)."
+            )
+            lines.append("")
+        return "\n".join(lines + report.legend(bids, self._unit()))
+
+    def _unit(self) -> str:
+        return "round" if self.preset in smear_env.OTHER_GAMES else "hand"
+
+    def _title(self) -> str:
+        plural = "s" * (self.max_hands != 1)
+        title = (
+            f"{self.agent_a} (A) vs {self.agent_b} (B) on {self.preset}: {self.matches} games "
+            f"({self.matches // 2} deals, each played twice with the seats swapped), seed {self.seed}, "
+            f"{self.wall_seconds:.1f} s; {self.stopped} stopped after {self.max_hands} deal{plural} (draws)"
+        )
+        return title + ("; every match started late" if self.start == "late" else "")
+
     def markdown(self) -> str:
         """A title line and a markdown table, one row per agent."""
         unit = "round" if self.preset in smear_env.OTHER_GAMES else "hand"
@@ -187,3 +229,42 @@ class EvalResult:
                 f"each deal pair's games averaged): {reward.as_text()} over {reward.n} pairs",
             ]
         return "\n".join(lines)
+
+
+def write_results(path: str | Path, results: Sequence[EvalResult]) -> Path:
+    """Write ``results`` to ``path``: one as a JSON object, several as a list; gzip-compressed if it ends in ``.gz``.
+
+    Plain JSON is indented for reading; compressed JSON is compact, with no time stamp in the
+    gzip header, so the same results always make the same bytes.
+    """
+    path = Path(path)
+    data: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+    if path.suffix == ".gz":
+        text = json.dumps(data, separators=(",", ":")) + "\n"
+        path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    else:
+        path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
+
+
+def read_results(path: str | Path) -> list[EvalResult]:
+    """Every result in a file :func:`write_results` wrote (``smear-rl evaluate --json``, ``pool --save``).
+
+    ``ValueError`` naming the file and what is wrong with it when it cannot be read or is not such a file.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror}") from err
+    try:
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)  # gzip's magic bytes
+        items = data if isinstance(data, list) else [data]
+        if not items or not all(isinstance(item, dict) for item in items):
+            raise ValueError(f"it holds a JSON {type(data).__name__}, not an object or a list of objects")
+        return [EvalResult.from_dict(item) for item in items]
+    except KeyError as err:
+        problem = f"missing field {err}"
+    except (ValueError, TypeError, AttributeError, OSError, EOFError) as err:
+        problem = str(err)
+    raise ValueError(f"{path}: not an evaluation result written by smear-rl evaluate --json ({problem})")

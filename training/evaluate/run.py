@@ -7,7 +7,6 @@ is one clear ``ValueError`` rather than a traceback from inside a pool.
 
 from __future__ import annotations
 
-import difflib
 import os
 import time
 from collections.abc import Sequence
@@ -24,15 +23,6 @@ from training.evaluate.tally import GameOutcome, Tally
 from training.evaluate.workers import chunks, run_chunks
 
 
-def check_preset(preset: str) -> None:
-    """Fail early, naming the presets, when ``preset`` is unknown."""
-    presets = smear_env.list_presets()
-    if preset not in presets:
-        close = difflib.get_close_matches(preset, presets, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ValueError(f"unknown preset {preset!r}{hint}: expected one of {', '.join(presets)}")
-
-
 def check_setup(
     agents: Sequence[str], preset: str, matches: int, rule_overrides: dict[str, Any], start: str = "new"
 ) -> tuple[str | None, ...]:
@@ -41,7 +31,7 @@ def check_setup(
     Each agent is built once here, so an unknown name fails before any game; the
     result is what :func:`weights_of` says of each (None for a bot without a network).
     """
-    check_preset(preset)
+    smear_env.check_preset(preset)
     if matches < 2 or matches % 2:
         raise ValueError(
             f"matches must be a positive even number (each deal is played twice, seats swapped), got {matches}"

@@ -41,13 +41,12 @@ function startTable(created, seat) {
   focusMoves();
 }
 
-/** Leave the current table (closing it on the server when it is still going, so its bots stop). */
+/** Leave the current table, closing it on the server: its bots stop, and a finished one no longer counts among the
+ * tables this browser holds open (the server limits them per client). */
 function closeTable() {
   stream?.close();
   stream = null;
-  if (table && state && !state.match_over) {
-    api(`/v1/tables/${table.id}`, { method: "DELETE", token: table.adminToken }).catch(() => {});
-  }
+  if (table) api(`/v1/tables/${table.id}`, { method: "DELETE", token: table.adminToken }).catch(() => {});
   table = null;
 }
 

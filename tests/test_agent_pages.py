@@ -1,0 +1,126 @@
+"""Every shipped agent has its page, and every figure shown of it comes from the data the page names.
+
+An agent page's results table names, on each row, the file under ``research/evals/`` that holds that
+evaluation's runs and games: pooled again, they must give the games, the win rate with its interval and
+the points a hand the row shows, and the commit it names. The README's table, the results summary and the
+agents overview repeat those figures: they must equal the page's. So a figure cannot drift from its data,
+and a new agent cannot ship without its page and rows (docs/agents/TEMPLATE.md).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from agents.neural_agent import load_policy
+from agents.shipped import shipped_policy_path, shipped_presets
+from training.evaluate.results import EvalResult, read_results
+from training.pool import PooledResult, pool
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENTS = ROOT / "docs" / "agents"
+EVALS = ROOT / "research" / "evals"
+OPPONENTS = ("random players", "the rule bot", "the search bot", "its exploiter (the exploiter's score)")
+ROW = re.compile(
+    r"^\| (?P<against>[^|]+?) \| (?P<games>\d+) \([^)]*\) \| (?P<won>[\d.]+ \[[\d.]+, [\d.]+\]) "
+    r"\| (?P<reward>[-+][\d.]+|-) \| `(?P<commit>[0-9a-f]{7})` of [\d-]+ "
+    r"\| `research/evals/(?P<file>[\w.-]+)`(?: `--seeds (?P<seeds>[\d,]+)`)? \|$"
+)
+
+
+@cache
+def page_rows(preset: str) -> dict[str, dict[str, str]]:
+    """The results table of ``preset``'s page: opponent -> the row's cells."""
+    rows = [ROW.match(line) for line in (AGENTS / f"{preset}.md").read_text().splitlines()]
+    return {m["against"]: m.groupdict() for m in rows if m}
+
+
+def stored(row: dict[str, str]) -> tuple[PooledResult, list[EvalResult]]:
+    runs = read_results(EVALS / row["file"])
+    if row["seeds"]:
+        runs = [run for run in runs if str(run.seed) in row["seeds"].split(",")]
+    return pool(runs), runs
+
+
+def page_decision_ms(preset: str) -> str:
+    found = re.search(r"A decision takes it a median of ([\d.]+) ms", (AGENTS / f"{preset}.md").read_text())
+    assert found, f"{preset}'s page gives no decision time"
+    return found.group(1)
+
+
+def table_rows(path: Path, link: str) -> dict[str, list[str]]:
+    """Rows of the tables in ``path`` whose first cell links an agent page (``link`` is the pages' folder)."""
+    rows = {}
+    for line in path.read_text().splitlines():
+        found = re.match(rf"^\| \[[^\]]+\]\({re.escape(link)}(\w+)\.md\) \|(.*)\|$", line)
+        if found:
+            rows[found.group(1)] = [cell.strip() for cell in found.group(2).split("|")]
+    return rows
+
+
+def test_every_shipped_agent_has_a_page_in_the_site_and_a_row_in_each_table() -> None:
+    presets = shipped_presets()
+    nav = (ROOT / "mkdocs.yml").read_text()
+    assert sorted(p.stem for p in AGENTS.glob("*.md") if p.stem not in ("index", "TEMPLATE")) == presets
+    for preset in presets:
+        assert f"agents/{preset}.md" in nav, f"{preset}'s page is not in mkdocs.yml's nav"
+        assert set(page_rows(preset)) == set(OPPONENTS), f"{preset}'s page lacks a results row"
+    assert sorted(table_rows(ROOT / "README.md", "docs/agents/")) == presets
+    assert sorted(table_rows(ROOT / "docs" / "results.md", "agents/")) == presets
+    assert sorted(table_rows(AGENTS / "index.md", "")) == presets
+
+
+@pytest.mark.parametrize("preset", shipped_presets())
+def test_each_result_on_an_agent_page_is_what_its_data_file_holds(preset: str) -> None:
+    """Games, win rate, interval, points a hand and commit as the runs hold them, played by the shipped network."""
+    shipped = load_policy(shipped_policy_path(preset)).fingerprint  # each run records the digest of what it played
+    for against, row in page_rows(preset).items():
+        pooled, runs = stored(row)
+        shown = f"{against} on {preset}'s page"
+        assert int(row["games"]) == pooled.games, shown
+        assert row["won"] == pooled.win_rate.as_text(), shown
+        reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
+        assert row["reward"] == reward, shown
+        assert any(row["commit"] in run.code_version for run in runs), shown
+        side = 1 if against == OPPONENTS[3] else 0  # the exploiter is agent A of its runs, the shipped agent B
+        assert {run.weights[side].split()[0] for run in runs} == {shipped}, f"{shown}: not the shipped network"
+    rule = stored(page_rows(preset)["the rule bot"])[1]
+    assert page_decision_ms(preset) == f"{rule[0].a.median_ms:.2f}"
+
+
+@pytest.mark.parametrize("preset", shipped_presets())
+def test_the_readme_the_results_and_the_overview_show_each_agents_figures_as_its_page(preset: str) -> None:
+    rows = page_rows(preset)
+    win = {against: rows[against]["won"] for against in OPPONENTS}
+    decision = f"{page_decision_ms(preset)} ms"
+    readme = table_rows(ROOT / "README.md", "docs/agents/")[preset]
+    assert readme[1:] == [win[OPPONENTS[0]].split()[0], win[OPPONENTS[1]].split()[0], win[OPPONENTS[2]].split()[0],
+                          decision]  # fmt: skip
+    results = table_rows(ROOT / "docs" / "results.md", "agents/")[preset]
+    games = rows[OPPONENTS[2]]["games"]
+    search = win[OPPONENTS[2]] + ("" if games == "400" else f" ({games} games)")
+    assert results == [win[OPPONENTS[0]], win[OPPONENTS[1]], search, win[OPPONENTS[3]], decision]
+    overview = table_rows(AGENTS / "index.md", "")[preset]
+    assert overview[1:] == [win[OPPONENTS[1]].split()[0], win[OPPONENTS[2]].split()[0], decision]
+
+
+def test_every_evaluation_file_the_docs_name_exists_and_every_stored_file_reads() -> None:
+    files = sorted(p.name for p in EVALS.iterdir())
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    named = {m for page in pages for m in re.findall(r"research/evals/([\w.*$<>{},-]+)", page.read_text())}
+    named |= {m for page in pages for m in re.findall(r"`(\w[\w.*-]*\.json\.gz)`", page.read_text())}  # a bare name
+    missing = []
+    for name in named:
+        name = name.rstrip(".,")
+        if "<" in name or "$" in name or not name:
+            continue  # a pattern the prose explains (<match-up>), or a shell loop's variable
+        if not any(fnmatch.fnmatch(f, name) or fnmatch.fnmatch(f, f"{name}*") for f in files):
+            missing.append(name)
+    assert not missing, f"docs name evaluation files that do not exist: {sorted(missing)}"
+    for name in files:
+        if name.endswith(".json.gz"):
+            assert read_results(EVALS / name), name

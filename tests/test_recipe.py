@@ -1,0 +1,144 @@
+"""Recipes: one command runs a pipeline's stages in order, resumes after a stop, and records how the agent was made."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.registry import make_agent  # noqa: E402
+from smear_env.house_rules import evaluation_rule_sets  # noqa: E402
+from tests.cli_helpers import assert_refused  # noqa: E402
+from training import train  # noqa: E402
+from training.checkpoint import load_checkpoint  # noqa: E402
+from training.config import config_from_dict  # noqa: E402
+from training.ppo import Trainer  # noqa: E402
+from training.recipe import RecipeRun, load_recipe, recipes_dir  # noqa: E402
+
+DEFAULTS = """
+[defaults]
+preset = "ten_point"
+universal = true
+train_presets = ["ten_point", "minnesota"]
+hidden = [16]
+card_head = 18
+num_games = 4
+rollout_steps = 128
+minibatch = 64
+epochs = 1
+bc_hands = 0
+eval_every_minutes = 0
+final_eval_matches = 2
+eval_opponents = ["random"]
+device = "cpu"
+"""
+TEACH = """
+[[stage]]
+name = "teach"
+teacher = "specialists"
+total_steps = 128
+"""
+PPO = """
+[[stage]]
+name = "ppo"
+total_steps = 256
+"""
+FROZEN = """
+[[stage]]
+name = "frozen"
+opp_fixed = 1.0
+opp_self = 0.0
+opp_pool = 0.0
+opp_rule = 0.0
+fixed_agent = "{stage:teach}"
+total_steps = 128
+"""
+
+
+def write(tmp_path: Path, body: str, name: str = "tiny") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'name = "{name}"\ndescription = "a test pipeline"\n' + DEFAULTS + body)
+    return path
+
+
+def test_a_recipe_runs_its_stages_in_order_and_the_agent_records_them(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    agent = RecipeRun(load_recipe(write(tmp_path, TEACH + PPO + FROZEN)), out).run(progress=False)
+    record = load_checkpoint(agent)["recipe"]
+    assert [s["name"] for s in record["stages"]] == ["teach", "ppo", "frozen"]
+    teach, ppo, frozen = record["stages"]
+    assert teach["config"]["teacher"] == "specialists" and ppo["config"]["teacher"] == ""
+    assert ppo["config"]["init_from"] == str(out / "1_teach" / "agent.pt")  # each stage starts from the one before
+    assert frozen["config"]["fixed_agent"] == str(out / "1_teach" / "agent.pt")
+    assert all(s["decisions"] > 0 and s["code_version"] and s["finished"] for s in record["stages"])
+    assert record["decisions"] == sum(s["decisions"] for s in record["stages"])
+    assert 'teacher = "specialists"' in record["text"]
+    house = evaluation_rule_sets(1, seed=2)[0]  # the torch-free export plays a rule set it never saw
+    npz = make_agent(str(out / "agent.npz"), house, 0)
+    assert npz.policy.layout["recipe"]["name"] == "tiny" and npz.policy.layout["universal"]
+
+
+def test_a_rerun_skips_finished_stages_and_resumes_the_one_under_way(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    recipe = load_recipe(write(tmp_path, TEACH + PPO))
+    RecipeRun(load_recipe(write(tmp_path, TEACH, "tiny")), out).run(progress=False)  # the first stage alone
+    first = (out / "1_teach" / "agent.pt").stat().st_mtime_ns
+    # the second stage stopped after one update, as a crash would leave it: a checkpoint and no entry in recipe.json
+    config = config_from_dict({**tomlish(DEFAULTS), "total_steps": 256, "init_from": str(out / "1_teach" / "agent.pt")})
+    stopped = Trainer(config, out / "2_ppo")
+    stopped.run(progress=False, max_updates=1)
+    assert 0 < stopped.step < 256
+    agent = RecipeRun(recipe, out).run(progress=False)
+    assert (out / "1_teach" / "agent.pt").stat().st_mtime_ns == first  # not run again
+    assert load_checkpoint(out / "2_ppo" / "agent.pt")["step"] >= 256  # went on to its budget
+    assert [s["name"] for s in load_checkpoint(agent)["recipe"]["stages"]] == ["teach", "ppo"]
+
+
+def tomlish(text: str) -> dict:
+    import tomllib
+
+    return tomllib.loads(text)["defaults"]
+
+
+def test_a_finished_stage_whose_recipe_entry_changed_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    RecipeRun(load_recipe(write(tmp_path, TEACH)), out).run(progress=False)
+    changed = load_recipe(write(tmp_path, TEACH.replace("total_steps = 128", "total_steps = 512")))
+    with pytest.raises(ValueError, match="stage 'teach' of .* was run as .* and the recipe now says"):
+        RecipeRun(changed, out)
+    state = json.loads((out / "recipe.json").read_text())
+    assert list(state["stages"]) == ["teach"]
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ("", "has no stages"),
+        ('[[stage]]\nname = "x"\nkind = "distill"\nargs = []\n', "the first stage is a distill stage"),
+        ('[[stage]]\nname = "x"\nlearning_rate = 1.0\n', r"\['learning_rate'\] are not training config fields"),
+        ('[[stage]]\nname = "x"\nkind = "dance"\n', "kind 'dance' is not one of train, distill"),
+        ('[[stage]]\nname = "x"\nfixed_agent = "{stage:later}"\nopp_fixed = 1.0\n', "names no earlier stage"),
+        ('[[stage]]\nname = "x"\n[[stage]]\nname = "x"\n', r"stage names \['x'\] are used twice"),
+        ('[[stage]]\nname = "x"\nlr = "fast"\n', "lr = 'fast': expected a float"),
+        ('extra = 1\n[[stage]]\nname = "x"\n', "stage x: training config: unknown field 'extra'"),  # in [defaults]
+    ],
+)
+def test_a_recipe_that_cannot_run_is_refused_before_anything_runs(tmp_path: Path, body: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        load_recipe(write(tmp_path, body))
+
+
+def test_the_command_line_runs_a_recipe_and_refuses_options_of_a_single_run(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, TEACH)
+    assert_refused(train.main, ["--recipe", str(path), "--set", "lr=1"], capsys, "--recipe runs the recipe's own")
+    assert_refused(train.main, ["--recipe", str(tmp_path / "none.toml")], capsys, "is neither a file nor a shipped")
+    train.main(["--recipe", str(path), "--out", str(tmp_path / "cli"), "--no-progress"])
+    assert "agent:" in capsys.readouterr().out and (tmp_path / "cli" / "agent.npz").is_file()
+
+
+@pytest.mark.parametrize("recipe", sorted(p.stem for p in recipes_dir().glob("*.toml")))
+def test_every_shipped_recipe_loads(recipe: str) -> None:
+    assert load_recipe(recipe).stages

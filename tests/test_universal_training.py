@@ -1,0 +1,97 @@
+"""Universal runs: one network trained over rule sets drawn per match, taught by the specialists, resumable exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.neural_agent import NeuralAgent, load_policy  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from agents.shipped import shipped_policy_path  # noqa: E402
+from smear_env.game import Game  # noqa: E402
+from smear_env.house_rules import evaluation_rule_sets  # noqa: E402
+from smear_env.observation import Observer, action_mask, player_view  # noqa: E402
+from smear_env.rules import get_rules  # noqa: E402
+from training.checkpoint import load_checkpoint  # noqa: E402
+from training.config import config_from_dict  # noqa: E402
+from training.model import card_head_input  # noqa: E402
+from training.ppo import Trainer  # noqa: E402
+from training.teachers import SpecialistTeacher  # noqa: E402
+
+TINY = {
+    "preset": "ten_point", "universal": True, "train_presets": ["ten_point", "minnesota", "ten_point_5p"],
+    "house_share": 0.5, "hidden": [16], "card_head": 18, "num_games": 4, "rollout_steps": 96, "minibatch": 64,
+    "epochs": 1, "bc_hands": 0, "total_steps": 192, "eval_every_minutes": 0, "final_eval_matches": 2,
+    "eval_opponents": ["random"], "device": "cpu", "checkpoint_every": 1, "match_moon": True, "moon_model": "network",
+}  # fmt: skip
+
+
+def weights(path: Path) -> dict[str, torch.Tensor]:
+    return load_checkpoint(path)["model"]
+
+
+def test_a_taught_run_fits_the_specialists_moves_over_several_rule_sets(tmp_path: Path) -> None:
+    trainer = Trainer(config_from_dict({**TINY, "teacher": "specialists"}), tmp_path)
+    played = {m.game.rules.name for m in trainer.collector.matches}
+    batch = trainer.collector.collect(96, trainer._learner_policy(), [])
+    assert batch.targets is not None and batch.targets.shape == batch.masks.shape
+    assert np.all(batch.targets[~batch.masks] < -1e8)  # the teacher never prefers an illegal move
+    assert batch.obs.shape[1] == Observer(4).size + 54 * 18  # each decision's card features, read under its rules
+    losses = trainer.distill_update(batch)
+    assert 0 <= losses["agreement"] <= 1 and losses["distill_loss"] > 0
+    assert len(played | {m.game.rules.name for m in trainer.collector.matches}) >= 2
+    trainer.writer.close()
+
+
+def test_the_teacher_is_the_specialist_on_its_own_preset() -> None:
+    rules = get_rules("minnesota")
+    game, observer = Game(rules, seed=2), Observer(4)
+    specialist = load_policy(shipped_policy_path("minnesota"))
+    obs, masks = [], []
+    for _ in range(40):  # positions of a hand played by the specialist itself
+        seat = game.current_player
+        obs.append(observer.vector(game, seat))
+        masks.append(action_mask(game.legal_mask()))
+        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
+    obs_array, mask_array = np.stack(obs), np.stack(masks)
+    inputs = card_head_input(obs_array, rules, 18)
+    taught = SpecialistTeacher(card_features=18)(rules, inputs, mask_array)
+    np.testing.assert_allclose(taught, specialist.logits(obs_array, mask_array), rtol=0, atol=1e-4)
+
+
+def test_a_universal_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
+    config = config_from_dict(TINY)
+    Trainer(config, tmp_path / "straight").run(progress=False)
+    Trainer(config, tmp_path / "stopped").run(progress=False, max_updates=1)
+    Trainer(None, tmp_path / "stopped", resume=tmp_path / "stopped" / "checkpoint.pt").run(progress=False)
+    straight, resumed = weights(tmp_path / "straight" / "agent.pt"), weights(tmp_path / "stopped" / "agent.pt")
+    assert all(torch.equal(straight[k], resumed[k]) for k in straight)
+
+
+@pytest.fixture(scope="module")
+def universal_agent(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("universal")
+    Trainer(config_from_dict({**TINY, "total_steps": 96}), out).run(progress=False)
+    return out / "agent.pt"
+
+
+def test_the_universal_agent_plays_presets_and_house_rules_it_never_saw(universal_agent: Path) -> None:
+    assert load_checkpoint(universal_agent)["universal"] is True
+    for rules in [get_rules("schmier"), get_rules("ten_point_midwest", num_players=3), *evaluation_rule_sets(3)]:
+        agent = make_agent(str(universal_agent), rules, 1)
+        assert isinstance(agent, NeuralAgent)
+        game = Game(rules, seed=4, single_hand=True)
+        bots = [agent, *(make_agent("random", rules, s) for s in range(1, rules.num_players))]
+        while not game.is_over:
+            seat = game.current_player
+            game.apply(bots[seat].act(player_view(game, seat)))
+
+
+def test_a_universal_network_refuses_a_table_of_more_seats_than_its_observation_has(universal_agent: Path) -> None:
+    seven = get_rules("ten_point_midwest", num_players=7, hand_size=7, partnerships=False)
+    with pytest.raises(ValueError, match=f"observation_size is {Observer(6).size} in .* but {Observer(7).size} here"):
+        make_agent(str(universal_agent), seven, 0)

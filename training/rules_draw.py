@@ -1,0 +1,32 @@
+"""The rules of each new match of a universal run: a preset, or a house-rule set of one, drawn from the run's RNG.
+
+Why stateless: every draw is a function of the collector's Generator alone (the house-rule
+generator is seeded from it), so a checkpoint that saves that Generator's state resumes
+the very same sequence of rule sets. Held-out house-rule sets (``smear_env.house_rules``)
+are never drawn.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from smear_env.house_rules import draw_house_rules, is_held_out
+from smear_env.rules import Rules, get_rules
+
+
+class RulesDraw:
+    """Draws a new match's rules: a house-rule set with chance ``house_share``, else one of ``presets`` uniformly."""
+
+    def __init__(self, presets: list[str], house_share: float) -> None:
+        self.presets, self.house_share = tuple(presets), house_share
+        self._preset_rules = {p: get_rules(p) for p in self.presets}  # one object each: their caches are kept
+
+    def __call__(self, rng: np.random.Generator) -> Rules:
+        if rng.random() >= self.house_share:
+            return self._preset_rules[self.presets[int(rng.integers(len(self.presets)))]]
+        while True:
+            rules = draw_house_rules(random.Random(int(rng.integers(2**62))), self.presets)
+            if not is_held_out(rules):
+                return rules
