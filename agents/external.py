@@ -35,6 +35,13 @@ A library's files are unpickled when loaded (SB3's zip, a torch module, an RLlib
 checkpoint): loading one runs code it names, so load only files you trust. The HTTP
 service never takes these specs from a request (its bots are names it lists).
 
+A policy trained on an older env reads an older observation layout: the vector of env v3
+and before (layout 2, ``81 N + 392`` floats for ``N`` players; layout 1, ``75 N + 337``) is
+the current vector's entries at :func:`smear_env.observation.older_positions`, so a policy
+whose input size says it was made for one of them (SB3's observation space, the first linear
+layer of an RLlib or TorchRL network, a function's ``input_size`` attribute) is given exactly
+the vector it was trained on, built from today's.
+
 Every action a policy returns is checked: one that is not an integer, or not legal in
 the position, is a ``ValueError`` naming the policy, the move and the legal moves. A
 policy is loaded once per process and spec, and shared by every seat that plays it; a
@@ -58,7 +65,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from smear_env.signature import AnyRules, format_move, network_signature, vector_from_view
+from smear_env.observation import observation_size, older_positions
+from smear_env.signature import SCHNEIDER, AnyRules, format_move, game_of, network_signature, vector_from_view
 
 #: what an outside policy is once loaded: the observation vector and the int8 action mask -> an action id
 PolicyFn = Callable[[np.ndarray, np.ndarray], Any]
@@ -162,8 +170,9 @@ def _as_function(spec: str, target: Any) -> PolicyFn:
     if isinstance(target, type):
         raise ValueError(f"policy {spec!r} is a class: expected a function (observation, action_mask) -> action, "
                          "or an object with predict()")  # fmt: skip
-    if hasattr(target, "predict"):
-        return _predicting(target)
+    if hasattr(target, "predict"):  # an SB3 model or policy: its observation space says what it reads
+        shape = getattr(getattr(target, "observation_space", None), "shape", None)
+        return _reading(_predicting(target), int(shape[0]) if shape and len(shape) == 1 else None)
     if not callable(target):
         raise ValueError(f"policy {spec!r} is a {type(target).__name__}: expected a function "
                          "(observation, action_mask) -> action, or an object with predict()")  # fmt: skip
@@ -210,8 +219,29 @@ def _load_sb3(path: str) -> PolicyFn:
     policy.load_state_dict(params["policy"])
     policy.set_training_mode(False)
     if "action_masks" in inspect.signature(policy.predict).parameters:
-        return _predicting(policy)
-    return lambda observation, action_mask: policy.predict(observation, deterministic=True)[0]
+        act = _predicting(policy)
+    else:
+
+        def act(observation: np.ndarray, action_mask: np.ndarray) -> Any:
+            return policy.predict(observation, deterministic=True)[0]
+
+    shape = getattr(data["observation_space"], "shape", None)
+    return _reading(act, int(shape[0]) if shape and len(shape) == 1 else None)
+
+
+def _reading(act: Any, size: int | None) -> PolicyFn:
+    """``act`` with the number of floats its network reads recorded (``input_size``), where it is known."""
+    if size is not None:
+        act.input_size = size
+    return act
+
+
+def _first_linear_inputs(module: Any) -> int | None:
+    """The input size of a torch module's first linear layer (what an MLP policy reads), None without one."""
+    import torch
+
+    first = next((m for m in module.modules() if isinstance(m, torch.nn.Linear)), None)
+    return None if first is None else int(first.in_features)
 
 
 def _load_rllib(path: str) -> PolicyFn:
@@ -237,7 +267,7 @@ def _load_rllib(path: str) -> PolicyFn:
         out = module.forward_inference({"obs": obs})
         return masked_argmax(out["action_dist_inputs"][0].numpy(), action_mask)
 
-    return act
+    return _reading(act, _first_linear_inputs(module))
 
 
 def _load_torchrl(path: str) -> PolicyFn:
@@ -256,7 +286,7 @@ def _load_torchrl(path: str) -> PolicyFn:
         def plain(observation: np.ndarray, action_mask: np.ndarray) -> int:
             return masked_argmax(module(torch.from_numpy(observation[None]))[0].numpy(), action_mask)
 
-        return plain
+        return _reading(plain, _first_linear_inputs(module))
     values = {"observation": None, "action_mask": None, "mask": None}
     for key in module.in_keys:
         leaf = key[-1] if isinstance(key, tuple) else key
@@ -282,7 +312,7 @@ def _load_torchrl(path: str) -> PolicyFn:
             return masked_argmax(out.numpy(), action_mask)
         return out.argmax().item() if out.ndim and out.numel() > 1 else out.item()
 
-    return act
+    return _reading(act, _first_linear_inputs(module))
 
 
 def masked_argmax(logits: np.ndarray, action_mask: np.ndarray) -> int:
@@ -299,6 +329,7 @@ class PolicyAgent(Agent):
         super().__init__(seed)
         self.act_fn, self.rules, self.spec = act_fn, rules, spec
         self._num_actions = network_signature(rules)["num_actions"]
+        self._positions = _older_layout(getattr(act_fn, "input_size", None), rules)
 
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         legal = self.legal_actions(view)
@@ -308,6 +339,8 @@ class PolicyAgent(Agent):
             mask[legal] = 1
         else:
             obs, mask = observation["observation"], observation["action_mask"]
+        if self._positions is not None:  # a policy of an older layout: the vector it was trained on
+            obs = obs[self._positions]
         try:
             chosen = self.act_fn(obs, mask)
         except Exception as err:  # the policy's own code: its failure becomes one clear error at our boundary
@@ -327,3 +360,20 @@ class PolicyAgent(Agent):
             raise ValueError(f"policy {self.spec!r} chose action {action} ({shown}), which is not legal here: "
                              f"expected one of {legal} ({moves})")  # fmt: skip
         return action
+
+
+def _older_layout(input_size: int | None, rules: AnyRules) -> np.ndarray | None:
+    """Where an older layout's inputs sit in today's vector, for a policy that reads ``input_size`` floats.
+
+    None when the size is unknown, today's, or no older layout's (the policy then gets
+    today's vector, and a wrong size fails on its first move, naming the size it was given).
+    """
+    if input_size is None or game_of(rules) == SCHNEIDER:
+        return None
+    players = rules.num_players
+    if input_size == observation_size(players):
+        return None
+    for version in (2, 1):
+        if input_size == observation_size(players, version):
+            return older_positions(players, version)
+    return None

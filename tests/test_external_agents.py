@@ -14,6 +14,7 @@ import pytest
 import smear_env
 from agents.external import PolicyAgent, in_process, is_external, load_policy
 from agents.registry import make_agent
+from smear_env.observation import observation_size, older_positions
 from tests import external_policies
 from training.evaluate import evaluate
 
@@ -112,7 +113,7 @@ def test_a_policy_plays_whole_evaluations_in_worker_processes() -> None:
     [
         (f"{POLICIES}:illegal", r"chose action \d+ \(.*\), which is not legal here: expected one of \["),
         (f"{POLICIES}:fractional", "returned 0.5: expected one integer action id"),
-        (f"{POLICIES}:broken", "failed on an observation of 716 floats .RuntimeError: the policy's own bug"),
+        (f"{POLICIES}:broken", "failed on an observation of 1005 floats .RuntimeError: the policy's own bug"),
     ],
 )
 def test_a_policy_that_misbehaves_is_named_with_what_it_did(spec: str, message: str) -> None:
@@ -174,7 +175,8 @@ def test_a_torchrl_module_plays_its_greedy_legal_move(tmp_path: Path) -> None:
     from tensordict.nn import TensorDictModule
 
     torch.manual_seed(0)
-    net = torch.nn.Sequential(torch.nn.Linear(716, 32), torch.nn.ReLU(), torch.nn.Linear(32, smear_env.NUM_ACTIONS))
+    size = observation_size(4)
+    net = torch.nn.Sequential(torch.nn.Linear(size, 32), torch.nn.ReLU(), torch.nn.Linear(32, smear_env.NUM_ACTIONS))
     grouped = TensorDictModule(net, in_keys=[("agents", "observation", "observation")],
                                out_keys=[("agents", "logits")])  # fmt: skip
     torch.save(grouped, tmp_path / "grouped.pt")
@@ -185,6 +187,24 @@ def test_a_torchrl_module_plays_its_greedy_legal_move(tmp_path: Path) -> None:
             logits = net(torch.from_numpy(observation["observation"])).numpy()
         expected = max(view["legal_actions"], key=lambda a: logits[a])
         assert [agent.act(view, observation) for agent in agents] == [expected, expected]
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_a_policy_made_for_an_older_layout_reads_the_vector_it_was_trained_on(tmp_path: Path, version: int) -> None:
+    """A network of env v3 or before (its first layer's size says which layout) gets that layout's vector."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    old_size = observation_size(5, version)  # 797 floats for five players in layout 2, 712 in layout 1
+    layers = [torch.nn.Linear(old_size, 32), torch.nn.ReLU(), torch.nn.Linear(32, smear_env.NUM_ACTIONS)]
+    net = torch.nn.Sequential(*layers)
+    torch.save(net, tmp_path / "old.pt")
+    agent = make_agent(f"torchrl:{tmp_path / 'old.pt'}", "ten_point_5p", 0)
+    positions = older_positions(5, version)
+    for view, observation in _positions("ten_point_5p", 40):
+        with torch.no_grad():
+            logits = net(torch.from_numpy(observation["observation"][positions])).numpy()
+        assert agent.act(view, observation) == max(view["legal_actions"], key=lambda a: logits[a])
+        assert agent.act(view) == agent.act(view, observation)  # the vector built from the view is narrowed alike
 
 
 def test_an_rllib_module_plays_its_greedy_legal_move(tmp_path: Path) -> None:
