@@ -148,7 +148,12 @@ def test_a_policy_object_is_rated_in_this_process_by_its_name(tiny: Path) -> Non
     assert rating.match_ups[0].win_rate.value > 0.5 > rating.match_ups[1].win_rate.value  # beats random, not rule
 
 
-def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest(tmp_path: Path) -> None:
+def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agents.shipped
+
+    monkeypatch.setattr(agents.shipped, "universal_policy_path", lambda: None)  # as a checkout without universal.npz
     path = write_task(tmp_path, "house", rules='[rules]\nfollow = "follow_or_trump"\n')
     task = load_task(path)
     scale = fit_scale(task, workers=1)
@@ -159,6 +164,12 @@ def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest
     assert [m.opponent for m in rating.match_ups] == ["random", "rule"]
     assert "no shipped agent plays these rules" in rating.not_on_scale["neural"]
     assert "neural: not on the scale, not played" in rating.markdown()
+    # once a shipped agent plays the rules (here the preset's own), the scale still has no strength for it
+    (tmp_path / "now").mkdir()
+    scale.save(tmp_path / "now" / "house.scale.json")
+    rating = rate("rule", load_task(write_task(tmp_path / "now", "house")), workers=1)
+    assert [m.opponent for m in rating.match_ups] == ["random", "rule"]
+    assert rating.not_on_scale["neural"] == "it plays these rules now, but the scale was fitted without it"
 
 
 def test_a_panel_whose_network_changed_since_the_scale_was_fitted_is_refused(tiny: Path, tmp_path: Path) -> None:
@@ -202,6 +213,19 @@ def test_rate_prints_a_rating_and_writes_its_json_with_the_command(
         leaderboard([rating], [])
 
 
+def test_a_reduced_rating_plays_a_share_of_each_match_up_and_says_so_wherever_it_is_shown(
+    tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "rule.json"
+    rate_cli.main(["rule", "--task", str(tiny), "--workers", "1", "--no-progress", "--json", str(out),
+                   "--fraction", "0.25"])  # fmt: skip
+    assert "**reduced: 25% of the protocol's games**, so not the protocol's rating" in capsys.readouterr().out
+    rating = Rating.from_dict(json.loads(out.read_text()))
+    assert [m.games for m in rating.match_ups] == [6, 10, 10]  # 20, 40, 40 a quarter each, to even deal pairs
+    assert rating.games_fraction == 0.25 and rating.command == f"smear-rl rate rule --task {tiny} --fraction 0.25"
+    assert "| rule (reduced: 25% of the protocol's games) |" in leaderboard([rating], [load_scale(load_task(tiny))])
+
+
 def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
     tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -228,6 +252,8 @@ def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
         (["--curve", "/nonexistent.csv"], "--task is required with --curve"),
         (["--curve", "/nonexistent.csv", "--task", "TINY", "--games", "3"], "--games 3 is odd"),
         (["rule", "--task", "TINY", "--workers", "0"], "0 is out of range"),
+        (["rule", "--task", "TINY", "--fraction", "0"], r"--fraction 0: expected a share in \(0, 1\]"),
+        (["--fit-scale", "--task", "TINY", "--fraction", "0.5"], r"--fraction 0.5: expected a share in \(0, 1\]"),
     ],
 )
 def test_rate_refuses_bad_input_in_one_line(tiny: Path, argv: list[str], message: str,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from training.benchmark.exploit import exploiter_config
-from training.benchmark.rate import Rating, check_panel, strength_of
+from training.benchmark.rate import Rating, check_panel, reduced_games, strength_of
 from training.benchmark.rate_cli import table_of
 from training.benchmark.scale import fit_members, load_scale
 from training.benchmark.tasks import list_tasks, load_task
@@ -83,11 +83,14 @@ def test_every_committed_rating_re_derives_from_its_deal_pairs_on_the_published_
     rating = Rating.from_dict(json.loads(path.read_text()))
     task = load_task(rating.task)
     assert (rating.task_version, rating.env_id) == (task.version, task.env_id)
-    assert [m.games for m in rating.match_ups] == [task.panel[m.opponent] for m in rating.match_ups]
+    assert [m.games for m in rating.match_ups] == [
+        reduced_games(task.panel[m.opponent], rating.games_fraction) for m in rating.match_ups
+    ]
     scale = load_scale(task)
     assert rating.scale_published == scale.published
     assert rating.rating == pytest.approx(scale.rating(strength_of(rating.match_ups, scale).value), abs=1e-6)
     assert rating.command.startswith("smear-rl rate ") and f"--task {task.name}" in rating.command
+    assert ("--fraction" in rating.command) == rating.reduced  # a reduced rating says so wherever it is shown
 
 
 def test_the_leaderboard_page_shows_the_scales_and_ratings_as_they_are() -> None:

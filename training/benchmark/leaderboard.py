@@ -53,7 +53,8 @@ def rating_row(rating: Rating) -> Row:
     rates = {m.opponent: m.win_rate.value for m in rating.match_ups}
     time_cell = f"{rating.mean_ms:.3g}" + ("" if rating.within_time_limit else " (over the limit)")
     command = f"`{rating.command}`" if rating.command else "-"
-    return Row(rating.name, rating.rating, rating.rating_text(), rates, time_cell, command)
+    name = f"{rating.name} ({rating.reduced_note()})" if rating.reduced else rating.name
+    return Row(name, rating.rating, rating.rating_text(), rates, time_cell, command)
 
 
 def leaderboard(ratings: Sequence[Rating], scales: Sequence[Scale]) -> str:

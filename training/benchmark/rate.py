@@ -16,6 +16,7 @@ its rating does not compare with those within it).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -90,10 +91,20 @@ class Rating:
     code_version: str
     wall_seconds: float
     command: str = ""  # the command line that made it, where one did
+    games_fraction: float = 1.0  # below 1: each match-up played this share of the protocol's games (not its rating)
 
     @property
     def within_time_limit(self) -> bool:
         return self.mean_ms <= self.max_decision_ms
+
+    @property
+    def reduced(self) -> bool:
+        """Whether fewer games than the protocol's were played: a wider interval, not the protocol's rating."""
+        return self.games_fraction != 1.0
+
+    def reduced_note(self) -> str:
+        """How a reduced rating says so (empty for the protocol's)."""
+        return f"reduced: {self.games_fraction:.0%} of the protocol's games" if self.reduced else ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -123,6 +134,8 @@ class Rating:
             f"**{self.rating_text()}** (95% CI) on the scale published {self.scale_published} "
             f"(random = 0, rule = 1000)"
         )
+        if self.reduced:
+            title += f"; **{self.reduced_note()}**, so not the protocol's rating"
         header = ["opponent", "its rating", "games", "W-D-L", "win rate [95% CI]", "points/hand [95% CI]",
                   "hand reward/hand [95% CI]"]  # fmt: skip
         lines = [title, "", *report.table(header, (m.cells() for m in self.match_ups)), ""]
@@ -162,6 +175,13 @@ def strength_of(match_ups: tuple[MatchUp, ...], scale: Scale) -> Strength:
     return fit_one(outcomes, scale.strengths())
 
 
+def reduced_games(games: int, fraction: float) -> int:
+    """A share of a match-up's games, rounded up to whole deal pairs (each deal is played twice)."""
+    if not 0 < fraction <= 1:
+        raise ValueError(f"a share of the protocol's games must be in (0, 1], not {fraction!r}")
+    return games if fraction == 1 else 2 * math.ceil(games * fraction / 2)
+
+
 def rate(
     agent: str | Any,
     task: Task,
@@ -169,18 +189,22 @@ def rate(
     progress: bool = False,
     name: str | None = None,
     on_match_up: Callable[[EvalResult], None] | None = None,
+    games_fraction: float = 1.0,
 ) -> Rating:
     """Rate ``agent`` on ``task``; see the module doc.
 
     ``agent`` is any agent spec (a name, a checkpoint, an ``.npz``, a policy's spec), or a
     policy object of this process: a function ``(observation, action_mask) -> action`` or an
     object with SB3's ``predict``, played in this process alone (``workers`` is then 1).
+    ``games_fraction`` below 1 plays that share of each match-up's games (:func:`reduced_games`),
+    where the protocol's cost too much: the rating records it and says it is not the protocol's.
     """
+    reduced_games(2, games_fraction)  # refuses a share outside (0, 1] before anything is built
     if not isinstance(agent, str):
         with in_process(agent) as spec:
             return _rate(spec, task, 1, progress, name or getattr(agent, "__name__", type(agent).__name__),
-                         on_match_up)  # fmt: skip
-    return _rate(agent, task, workers, progress, name, on_match_up)
+                         on_match_up, games_fraction)  # fmt: skip
+    return _rate(agent, task, workers, progress, name, on_match_up, games_fraction)
 
 
 def _rate(
@@ -190,6 +214,7 @@ def _rate(
     progress: bool,
     name: str | None,
     on_match_up: Callable[[EvalResult], None] | None,
+    games_fraction: float = 1.0,
 ) -> Rating:
     task.check_env()
     scale = load_scale(task)
@@ -199,8 +224,9 @@ def _rate(
     began = time.perf_counter()
     results = []
     for member in scale.members:
-        result = evaluate(agent, member.agent, task.preset, task.panel[member.agent], task.seed, workers,
-                          task.max_hands, task.rules, progress)  # fmt: skip
+        games = reduced_games(task.panel[member.agent], games_fraction)
+        result = evaluate(agent, member.agent, task.preset, games, task.seed, workers, task.max_hands, task.rules,
+                          progress)  # fmt: skip
         if on_match_up is not None:
             on_match_up(result)
         results.append(result)
@@ -227,4 +253,5 @@ def _rate(
         not_on_scale=not_on_scale,
         code_version=version,
         wall_seconds=time.perf_counter() - began,
+        games_fraction=games_fraction,
     )

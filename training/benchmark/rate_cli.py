@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play each snapshot a run listed against rule on the task's deals; writes "
                            "curve_<task>.csv beside the list (the columns of the trainer's curve.csv)")  # fmt: skip
     parser.add_argument("--games", type=int_at_least(2), default=200, help="with --curve: games a snapshot (even)")
+    parser.add_argument("--fraction", type=float, default=1.0, metavar="F",
+                        help="rate on this share (0 < F <= 1) of each match-up's games: cheaper, wider, recorded as "
+                             "reduced and not the protocol's rating (default 1: the protocol)")  # fmt: skip
     return parser
 
 
@@ -81,6 +84,8 @@ def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         parser.error("--task is required: one of " + ", ".join(list_tasks()) + " (or a task file)")
     if args.fit_scale == bool(args.agent):
         parser.error("give an agent to rate, or --fit-scale without one")
+    if not 0 < args.fraction <= 1 or (args.fit_scale and args.fraction != 1):
+        parser.error(f"--fraction {args.fraction:g}: expected a share in (0, 1], when rating an agent")
     task = load_task(args.task)
     out = args.json or (task.scale_path if args.fit_scale else None)
     if out is not None:  # before playing: an unwritable path would lose the whole run at its end
@@ -92,9 +97,10 @@ def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         scale.save(out)
         print(f"\nscale written to {out}", file=sys.stderr)
         return
-    rating = rate(args.agent, task, args.workers, progress, args.name, on_match_up=_print_pair)
+    rating = rate(args.agent, task, args.workers, progress, args.name, _print_pair, args.fraction)
     command = f"smear-rl rate {shlex.quote(args.agent)} --task {shlex.quote(args.task)}"
-    rating = dataclasses.replace(rating, command=command + (f" --name {shlex.quote(args.name)}" if args.name else ""))
+    command += f" --name {shlex.quote(args.name)}" if args.name else ""
+    rating = dataclasses.replace(rating, command=command + (f" --fraction {args.fraction:g}" if rating.reduced else ""))
     print("\n" + rating.markdown())
     if out is not None:
         rating.save(out)
