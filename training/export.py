@@ -39,6 +39,7 @@ RECORDED = (
     "rules_features",
     "universal",
     "upgraded_from",
+    "stored_fingerprint",  # a widened network keeps the digest of its weights as stored (Policy.fingerprint)
     "num_actions",
     "preset",
     "hidden",
