@@ -10,7 +10,9 @@ Anything else that names an existing file is loaded as a trained agent
 training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
 the path samples from its policy instead, and options after its last colon set the agent's
 (:data:`PATH_OPTIONS`: ``runs/x.npz:match_moon=false,pass_bias=1.5``). ``neural`` is the agent shipped for the
-preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it.
+preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it. A policy from outside the project is
+``module:function``, ``file.py:function``, ``sb3:model.zip``, ``rllib:folder`` or ``torchrl:policy.pt``
+(:mod:`agents.external`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
+from agents.external import LIBRARIES, external_agent, is_external
 from agents.neural_agent import NeuralAgent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import BoldRuleAgent, RuleAgent
@@ -111,6 +114,8 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
             return table[name](rules, seed, **options)
         except ValueError as err:
             raise ValueError(f"agent {spec!r}: {err}") from None
+    if is_external(spec) and not Path(spec).is_file():
+        return external_agent(spec, rules, seed)
     greedy = not spec.startswith("sample:")
     path, options = _path_and_options(spec, spec.removeprefix("sample:"))
     if Path(path).is_file():
@@ -125,7 +130,8 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
     close = difflib.get_close_matches(name, sorted(table), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ValueError(
-        f"unknown agent {spec!r} for {preset}{hint}: expected one of {', '.join(sorted(table))} or a checkpoint"
+        f"unknown agent {spec!r} for {preset}{hint}: expected one of {', '.join(sorted(table))}, a checkpoint, "
+        f"or a policy (module:function, file.py:function, {', '.join(f'{lib}:PATH' for lib in LIBRARIES)})"
     )
 
 

@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("smear_rl.play.cli", "", "play the bots in the terminal: any preset or house rules, hints, records"),
     "pool": ("training.pool", "eval", "add up evaluation results of one match-up run on several seeds"),
     "compare": ("training.compare", "eval", "compare two agents game by game on the same deals (paired)"),
+    "rate": ("training.benchmark.rate_cli", "eval", "rate an agent on a benchmark task: one rating on a fixed scale"),
+    "exploit": ("training.benchmark.exploit_cli", "train", "PPO against a frozen agent: approximate exploitability"),
     "distill": ("training.distill", "train", "teach a trained agent the search bot's card play"),
     "plot": ("training.plot", "train", "draw a training run's learning curve as a PNG"),
     "bench": ("smear_rl.bench", "", "measure the speed of the env, the engine and the bots on this machine"),

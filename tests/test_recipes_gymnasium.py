@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -130,3 +131,16 @@ def test_maskable_ppo_example_trains_and_evaluates() -> None:
     result = _example("sb3_maskable_ppo").main(["--steps", "512", "--eval-hands", "20", "--minutes", "1"])
     assert result["steps"] >= 256
     assert np.isfinite(result["trained"]) and np.isfinite(result["random"])
+
+
+def test_maskable_ppo_example_saves_its_model_and_snapshots_for_the_benchmark(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.registry import make_agent
+    from training.benchmark.curve import read_snapshots
+
+    argv = ["--preset", "minnesota", "--steps", "512", "--eval-hands", "0", "--out", str(tmp_path)]
+    result = _example("sb3_maskable_ppo").main([*argv, "--snapshot-minutes", "0.0001"])
+    assert result["steps"] >= 256 and (tmp_path / "model.zip").is_file()
+    snapshots = read_snapshots(tmp_path / "snapshots.csv")
+    assert snapshots and all(s.agent.startswith("sb3:") for s in snapshots)
+    make_agent(f"sb3:{tmp_path / 'model.zip'}", "minnesota", 0)

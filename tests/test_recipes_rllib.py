@@ -48,7 +48,15 @@ def test_an_illegal_action_ends_the_episode_inside_an_env_runner() -> None:
     assert terminated["__all__"] and reward[agent] == -1.0
 
 
-def test_self_play_ppo_example_trains_one_iteration() -> None:
+def test_self_play_ppo_example_trains_one_iteration_and_saves_the_shared_module(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from agents.registry import make_agent
+    from training.benchmark.curve import read_snapshots
+
     module = load_module(ROOT / "examples" / "rllib_selfplay.py")
-    history = module.main(["--iterations", "1", "--env-runners", "0", "--batch", "256"])
+    monkeypatch.chdir(tmp_path)  # a relative --out, as a user types it (RLlib itself saves to absolute paths only)
+    argv = ["--iterations", "1", "--env-runners", "0", "--batch", "256", "--out", "run"]
+    history = module.main([*argv, "--snapshot-minutes", "0.0001"])
     assert history[0]["env_steps"] >= 256 and history[0]["episodes"] >= 1
+    (snapshot,) = read_snapshots(tmp_path / "run" / "snapshots.csv")
+    assert snapshot.decisions == history[0]["env_steps"] and snapshot.agent == "rllib:run/snapshots/module_256"
+    make_agent("rllib:run/module", "minnesota", 0)

@@ -1,0 +1,232 @@
+"""A task's published rating scale: the panel's strengths, fitted once over the panel's own games.
+
+Why published once: a rating compares with another only if the scale under both stayed
+put. So the panel (random, rule, search, the shipped agent) plays every pair once under
+the task's protocol, the Bradley-Terry strengths of those games are fitted
+(:func:`training.benchmark.bradley_terry.fit_panel`), and the result is written beside
+the task file (``configs/tasks/<task>.scale.json``) and committed. A rating then fits the
+rated agent's strength alone against those fixed strengths, on the same scale every day.
+
+The scale is linear in log-odds and pinned at two ends: random = 0 and rule = 1000, so
+``rating = 1000 * s / s_rule`` with random's strength 0. A difference of ``d`` rating points
+is ``d * s_rule / 1000`` in log-odds: the file records ``s_rule`` as ``unit`` ("1000
+points"), so a rating difference converts into an expected match score.
+
+The file names what the scale was fitted with: each member's agent spec and, for a
+network, the digest of its weights (``training.evaluate.run.weights_of``). A rating refuses
+a panel whose networks changed since (a new shipped agent needs a new scale), and notes a
+member the scale has no strength for (the shipped agent of rules no agent played when
+the scale was fitted).
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.registry import make_agent
+from smear_env.version import SOURCE_ROOT, code_version
+from training.benchmark.bradley_terry import fit_panel, pair_outcomes
+from training.benchmark.tasks import ANCHORS, NEURAL, Task, tasks_dir
+from training.evaluate import EvalResult, evaluate, report
+from training.evaluate.run import weights_of
+
+RANDOM, RULE = ANCHORS
+SCALE_POINTS = 1000.0  # rule's rating: the scale's unit
+
+
+@dataclass(frozen=True)
+class Member:
+    """One panel member on the scale: its strength (log-odds, random's 0), rating and the rating's 95% interval."""
+
+    agent: str
+    weights: str | None  # its network's digest (weights_of), None for a bot without one
+    strength: float
+    rating: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """The evidence: one pair's games in the panel's round robin, from ``a``'s side.
+
+    ``pair_scores`` holds ``a``'s match score summed over the two games of each deal pair
+    (0 to 2), in order: all the fit needs (its strengths and their intervals over deal
+    pairs), so the published strengths can be refitted from the file alone.
+    """
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    stopped: int
+    pair_scores: tuple[float, ...]
+
+    @classmethod
+    def from_result(cls, result: EvalResult) -> PairRecord:
+        a = result.a
+        return cls(result.agent_a, result.agent_b, result.matches, a.wins, a.draws, a.losses, result.stopped,
+                   deal_pair_scores(result))  # fmt: skip
+
+
+def deal_pair_scores(result: EvalResult) -> tuple[float, ...]:
+    """A's match score summed over the two games of each deal pair of an evaluation, in pair order."""
+    sums: dict[int, float] = {}
+    for game in result.games:
+        sums[game.index // 2] = sums.get(game.index // 2, 0.0) + game.score_a
+    return tuple(sums[k] for k in sorted(sums))
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A task's published scale (see the module doc); ``to_dict``/``from_dict`` round-trip through its JSON file."""
+
+    task: str
+    task_version: int
+    env_id: str
+    seed: int
+    max_hands: int
+    members: tuple[Member, ...]
+    absent: dict[str, str]  # panel members with no strength, and why
+    pairs: tuple[PairRecord, ...]
+    unit: float  # rule's strength in log-odds: what 1000 rating points are
+    code_version: str
+    published: str  # the date it was fitted, YYYY-MM-DD
+
+    def strengths(self) -> dict[str, float]:
+        return {m.agent: m.strength for m in self.members}
+
+    def rating(self, strength: float) -> float:
+        """A strength (log-odds, random's 0) on this scale."""
+        return SCALE_POINTS * strength / self.unit
+
+    def member(self, agent: str) -> Member:
+        return next(m for m in self.members if m.agent == agent)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Scale:
+        data = dict(data)
+        data["members"] = tuple(Member(**m) for m in data["members"])
+        data["pairs"] = tuple(PairRecord(**{**p, "pair_scores": tuple(p["pair_scores"])}) for p in data["pairs"])
+        return cls(**data)
+
+    def save(self, path: str | Path) -> None:
+        write_json(path, self.to_dict())
+
+    def markdown(self) -> str:
+        """The members and their ratings, then the pairs' results."""
+        title = (
+            f"**Scale of task `{self.task}` v{self.task_version}** ({self.env_id}), fitted {self.published} "
+            f"({self.code_version}) on seed {self.seed}: random = 0, rule = 1000; 1000 points = "
+            f"{self.unit:.3f} log-odds"
+        )
+        rows = ([m.agent, f"{m.rating:.0f} [{m.low:.0f}, {m.high:.0f}]", f"{m.strength:.3f}"] for m in self.members)
+        lines = [title, "", *report.table(["agent", "rating [95% CI]", "strength (log-odds)"], rows), ""]
+        lines += [f"- {p.a} vs {p.b}: {p.games} games, {p.wins}-{p.draws}-{p.losses}" for p in self.pairs]
+        lines += [f"- {agent}: not on the scale ({why})" for agent, why in self.absent.items()]
+        return "\n".join(lines)
+
+
+def write_json(path: str | Path, data: dict[str, Any]) -> None:
+    """``data`` as indented JSON with each list of numbers on one line (the deal pairs' scores stay compact)."""
+    text = json.dumps(data, indent=1)
+    text = re.sub(r"\[\s*(-?[\d.e+-]+(?:,\s*-?[\d.e+-]+)*)\s*\]",
+                  lambda m: "[" + ", ".join(v.strip() for v in m.group(1).split(",")) + "]", text)  # fmt: skip
+    Path(path).write_text(text + "\n")
+
+
+def load_scale(task: Task) -> Scale:
+    """The task's published scale; ``ValueError`` when there is none or it was fitted for another task or version."""
+    path = task.scale_path
+    if not path.is_file():
+        raise ValueError(
+            f"task {task.name!r} has no published scale ({str(path)!r} is missing): fit one with "
+            f"smear-rl rate --fit-scale --task {task.name if task.path.parent == tasks_dir() else task.path}"
+        )
+    try:
+        scale = Scale.from_dict(json.loads(path.read_text()))
+    except (OSError, json.JSONDecodeError, TypeError, KeyError) as err:
+        raise ValueError(f"scale file {str(path)!r} cannot be read: {err!r}") from None
+    fitted = (scale.task, scale.task_version, scale.env_id, scale.seed, scale.max_hands)
+    wanted = (task.name, task.version, task.env_id, task.seed, task.max_hands)
+    if fitted != wanted:
+        raise ValueError(
+            f"scale file {str(path)!r} was fitted for task {fitted[0]!r} v{fitted[1]} on {fitted[2]} (seed "
+            f"{fitted[3]}, {fitted[4]} hands) but the task is {wanted[0]!r} v{wanted[1]} on {wanted[2]} (seed "
+            f"{wanted[3]}, {wanted[4]} hands): fit the scale again"
+        )
+    return scale
+
+
+def panel_members(task: Task) -> tuple[dict[str, str | None], dict[str, str]]:
+    """The panel members that play the task's rules (spec -> weights digest), and those that cannot, with why.
+
+    Only the shipped agent may be missing (no agent plays these house rules yet); any
+    other member that cannot be built is an error in the task.
+    """
+    rules = task.game_rules()
+    present: dict[str, str | None] = {}
+    absent: dict[str, str] = {}
+    for spec in task.panel:
+        try:
+            present[spec] = weights_of(make_agent(spec, rules, 0))
+        except ValueError as err:
+            if spec.partition(":")[0] != NEURAL:
+                raise ValueError(f"task {task.name!r}: panel member {spec!r} cannot play its rules: {err}") from None
+            where = str(err).replace(f"{SOURCE_ROOT}/", "")  # the file as the repository names it, on any machine
+            absent[spec] = f"no shipped agent plays these rules yet: {where}"
+    return present, absent
+
+
+def fit_scale(
+    task: Task,
+    workers: int | None = None,
+    progress: bool = False,
+    on_pair: Callable[[EvalResult], None] | None = None,
+) -> Scale:
+    """Play the panel's round robin under the task's protocol and fit its scale (see the module doc).
+
+    Each pair plays the smaller of its two members' game counts, on the task's deals.
+    ``on_pair`` is called with each pair's evaluation as it ends (to print it).
+    """
+    task.check_env()
+    present, absent = panel_members(task)
+    version = code_version()
+    pairs = []
+    for a, b in itertools.combinations(present, 2):
+        games = min(task.panel[a], task.panel[b])
+        result = evaluate(a, b, task.preset, games, task.seed, workers, task.max_hands, task.rules, progress)
+        if on_pair is not None:
+            on_pair(result)
+        pairs.append(PairRecord.from_result(result))
+    members, unit = fit_members(pairs, present)
+    return Scale(task.name, task.version, task.env_id, task.seed, task.max_hands, members, absent, tuple(pairs), unit,
+                 version, datetime.date.today().isoformat())  # fmt: skip
+
+
+def fit_members(pairs: Sequence[PairRecord], weights: dict[str, str | None]) -> tuple[tuple[Member, ...], float]:
+    """The members' strengths and ratings from the round robin's games, and the unit (rule's strength)."""
+    strengths = fit_panel([o for p in pairs for o in pair_outcomes(p.a, p.b, p.pair_scores)], anchor=RANDOM)
+    unit = strengths[RULE].value
+    if unit <= 0:
+        raise ValueError("rule is no stronger than random on the panel's games: no scale can be fitted")
+    members = []
+    for spec, digest in weights.items():
+        s = strengths[spec]
+        ratings = [SCALE_POINTS * v / unit for v in (s.value, s.low, s.high)]
+        if spec in ANCHORS:  # the anchors define the scale: exactly 0 and 1000, no interval
+            ratings = [0.0 if spec == RANDOM else SCALE_POINTS] * 3
+        members.append(Member(spec, digest, s.value, *ratings))
+    return tuple(members), unit
