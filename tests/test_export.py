@@ -157,9 +157,11 @@ def test_shipped_agents_are_found_by_name_and_others_named_in_the_error(
         ValueError, match="no shipped neural agent for 'smear': the presets with one are four_point, ten_point "
     ):
         make_agent("neural", "smear")
-    monkeypatch.undo()
     with pytest.raises(ValueError, match="other rules.*'target_score' is 52 in the file but 21 here"):
-        make_agent("neural", get_rules("ten_point", target_score=21))
+        make_agent("neural", get_rules("ten_point", target_score=21))  # no universal agent there: what differs
+    monkeypatch.undo()
+    house = make_agent("neural", get_rules("ten_point", target_score=21))  # the shipped universal agent plays it
+    assert isinstance(house, NeuralAgent) and house.path.endswith("universal.npz")
     sampler = make_agent("neural:greedy=false", "ten_point", 3)
     assert isinstance(sampler, NeuralAgent) and not sampler.greedy
 

@@ -65,9 +65,14 @@ def test_its_evaluation_record_is_not_pooled_with_the_network_alone() -> None:
     assert weights_of(make_agent("neural_search", "ten_point", 1)) == weights_of(network) + " neural_search"
 
 
-def test_a_house_variant_the_network_was_not_trained_for_is_refused() -> None:
+def test_a_house_variant_is_searched_with_the_universal_network_and_more_seats_than_it_reads_are_refused() -> None:
+    house = make_agent("neural_search", get_rules("ten_point", target_score=21), 1)
+    assert isinstance(house, NeuralSearchAgent) and weights_of(house).startswith(
+        weights_of(make_agent("neural", get_rules("ten_point", target_score=21), 1))
+    )
+    seven = get_rules("ten_point_midwest", num_players=7, hand_size=7, partnerships=False)
     with pytest.raises(ValueError, match="trained for other rules"):
-        make_agent("neural_search", get_rules("ten_point", target_score=21), 1)
+        make_agent("neural_search", seven, 1)
 
 
 def test_the_service_caps_its_search_as_it_caps_searchs() -> None:

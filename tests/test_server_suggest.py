@@ -130,8 +130,9 @@ def test_house_rules_are_rules_objects(client: TestClient) -> None:
     body = suggest_body(Tracker(game), game.current_player, "rule", spec)
     got = client.post("/v1/suggest", json=body | {"include_view": True}).json()
     assert got["view"] == as_json(player_view(game, game.current_player))
-    refused = client.post("/v1/suggest", json=body | {"bot": "neural"}).json()["error"]
-    assert refused["field"] == "bot" and "'jick_points' is 0 in the file but 1 here" in refused["message"]
+    played = client.post("/v1/suggest", json=body | {"bot": "neural"})  # no specialist: the universal agent
+    universal = make_agent("neural", rules, game.current_player).act(player_view(game, game.current_player))
+    assert played.status_code == 200 and played.json()["action"] == universal
 
 
 # ---------------------------------------------------------------------- bad requests
@@ -218,7 +219,7 @@ def test_presets_and_bots_catalog(client: TestClient) -> None:
     assert bots["neural_search"]["search"] and bots["neural_search"]["kind"] == "neural"
     assert bots["neural_search"]["options"] == {"samples": 24, "time_budget": 0.2}
     house = client.get("/v1/bots", params={"rules": '{"preset": "minnesota", "target_score": 11}'}).json()
-    assert not {"neural", "neural_search"} & {b["name"] for b in house}
+    assert {"neural", "neural_search"} <= {b["name"] for b in house}  # the universal agent plays house rules
     assert [b["name"] for b in client.get("/v1/bots", params={"rules": "bohemian_schneider"}).json()] == [
         "random",
         "rule",
@@ -264,3 +265,21 @@ def test_an_exported_agent_given_at_startup_is_a_bot_on_its_rules_only() -> None
             "/v1/suggest", json=suggest_body(Tracker(Game("minnesota", seed=1)), 1, "mine", "minnesota")
         )
         assert refused.status_code == 422 and refused.json()["error"]["field"] == "bot"
+
+
+def test_neural_suggests_moves_on_house_rules_through_the_universal_agent(client: TestClient) -> None:
+    """A table's own rules (jokers that are not trumps, three teams of two, a target of 21): neural still plays,
+    the same moves as the universal agent in process, through a first hand of suggestions."""
+    house = {"teams": [[0, 3], [1, 4], [2, 5]], "joker_rank": "not_trump", "target_score": 21}
+    rules = get_rules("ten_point_6p", **house)
+    game = Game(rules, seed=3)
+    tracker = Tracker(game)
+    bot = make_agent("neural", rules, 0)
+    assert bot.path.endswith("universal.npz")
+    for _ in range(30):
+        seat = game.current_player
+        body = suggest_body(tracker, seat, "neural", {"preset": "ten_point_6p", **house})
+        answer = client.post("/v1/suggest", json=body)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["action"] == bot.act(player_view(game, seat))
+        tracker.apply(answer.json()["action"])
