@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents.neural_agent import load_policy
-from agents.shipped import shipped_policy_path, shipped_presets
+from agents.shipped import shipped_policy_path, shipped_presets, universal_policy_path
 from training.evaluate.results import EvalResult, read_results
 from training.pool import PooledResult, pool
 
@@ -46,6 +46,18 @@ def stored(row: dict[str, str]) -> tuple[PooledResult, list[EvalResult]]:
     return pool(runs), runs
 
 
+def check_row(row: dict[str, str], shown: str, shipped: str, side: int) -> None:
+    """A results row's games, win rate, interval, points a hand and commit are its data file's, played by
+    ``shipped`` (the digest of the network each run records) as agent A (``side`` 0) or B."""
+    pooled, runs = stored(row)
+    assert int(row["games"]) == pooled.games, shown
+    assert row["won"] == pooled.win_rate.as_text(), shown
+    reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
+    assert row["reward"] == reward, shown
+    assert any(row["commit"] in run.code_version for run in runs), shown
+    assert {run.weights[side].split()[0] for run in runs} == {shipped}, f"{shown}: not the shipped network"
+
+
 def page_decision_ms(preset: str) -> str:
     found = re.search(r"A decision takes it a median of ([\d.]+) ms", (AGENTS / f"{preset}.md").read_text())
     assert found, f"{preset}'s page gives no decision time"
@@ -65,7 +77,8 @@ def table_rows(path: Path, link: str) -> dict[str, list[str]]:
 def test_every_shipped_agent_has_a_page_in_the_site_and_a_row_in_each_table() -> None:
     presets = shipped_presets()
     nav = (ROOT / "mkdocs.yml").read_text()
-    assert sorted(p.stem for p in AGENTS.glob("*.md") if p.stem not in ("index", "TEMPLATE")) == presets
+    universal = ["universal"] if universal_policy_path() else []  # its page has a table of its own (below)
+    assert sorted(p.stem for p in AGENTS.glob("*.md") if p.stem not in ("index", "TEMPLATE")) == presets + universal
     for preset in presets:
         assert f"agents/{preset}.md" in nav, f"{preset}'s page is not in mkdocs.yml's nav"
         assert set(page_rows(preset)) == set(OPPONENTS), f"{preset}'s page lacks a results row"
@@ -79,15 +92,8 @@ def test_each_result_on_an_agent_page_is_what_its_data_file_holds(preset: str) -
     """Games, win rate, interval, points a hand and commit as the runs hold them, played by the shipped network."""
     shipped = load_policy(shipped_policy_path(preset)).fingerprint  # each run records the digest of what it played
     for against, row in page_rows(preset).items():
-        pooled, runs = stored(row)
-        shown = f"{against} on {preset}'s page"
-        assert int(row["games"]) == pooled.games, shown
-        assert row["won"] == pooled.win_rate.as_text(), shown
-        reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
-        assert row["reward"] == reward, shown
-        assert any(row["commit"] in run.code_version for run in runs), shown
         side = 1 if against == OPPONENTS[3] else 0  # the exploiter is agent A of its runs, the shipped agent B
-        assert {run.weights[side].split()[0] for run in runs} == {shipped}, f"{shown}: not the shipped network"
+        check_row(row, f"{against} on {preset}'s page", shipped, side)
     rule = stored(page_rows(preset)["the rule bot"])[1]
     assert page_decision_ms(preset) == f"{rule[0].a.median_ms:.2f}"
 
@@ -124,3 +130,25 @@ def test_every_evaluation_file_the_docs_name_exists_and_every_stored_file_reads(
     for name in files:
         if name.endswith(".json.gz"):
             assert read_results(EVALS / name), name
+
+
+UNIVERSAL_ROW = re.compile(
+    r"^\| (?P<rules>[^|]+?) \| (?P<against>[^|]+?) \| (?P<games>\d+) \([^)]*\) \| (?P<won>[\d.]+ \[[\d.]+, [\d.]+\]) "
+    r"\| (?P<reward>[-+][\d.]+|-) \| `(?P<commit>[0-9a-f]{7})` of [\d-]+ \| `research/evals/(?P<file>[\w.-]+)` \|$"
+)
+
+
+def universal_rows() -> list[dict[str, str]]:
+    page = (AGENTS / "universal.md").read_text().splitlines()
+    return [m.groupdict() | {"seeds": None} for m in map(UNIVERSAL_ROW.match, page) if m]
+
+
+@pytest.mark.skipif(universal_policy_path() is None, reason="this version ships no universal agent")
+def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() -> None:
+    """One row a preset or house-rule set and opponent, each the shipped universal network's games."""
+    rows = universal_rows()
+    assert len(rows) >= 40, "the universal agent's page lacks its results rows"
+    shipped = load_policy(universal_policy_path()).fingerprint
+    for row in rows:
+        check_row(row, f"{row['rules']} against {row['against']} on the universal agent's page", shipped, 0)
+    assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()
