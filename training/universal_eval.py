@@ -17,6 +17,7 @@ preset's own rules; the harness's duplicate deals and Wilson intervals apply thr
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 from dataclasses import dataclass
@@ -111,6 +112,7 @@ def _row_order(path: Path) -> tuple[int, str, int]:
     return (0, where, rank)
 
 
+@functools.cache
 def _commit_date(commit: str) -> str:
     """The day of ``commit`` (``YYYY-MM-DD``) from git, or ``unknown`` outside the repository."""
     try:
