@@ -148,6 +148,27 @@ def test_a_policy_object_is_rated_in_this_process_by_its_name(tiny: Path) -> Non
     assert rating.match_ups[0].win_rate.value > 0.5 > rating.match_ups[1].win_rate.value  # beats random, not rule
 
 
+def test_a_stopped_round_robin_resumes_from_the_pairs_it_kept(
+    tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import training.benchmark.scale as scale_module
+
+    task, keep = load_task(tiny), tmp_path / "pairs"
+    first = fit_scale(task, workers=1, keep=keep)
+    assert len(list(keep.glob("*.json"))) == len(first.pairs) == 3
+    played: list[str] = []
+    real = scale_module.evaluate
+    monkeypatch.setattr(scale_module, "evaluate", lambda a, b, *rest: played.append(f"{a}-{b}") or real(a, b, *rest))
+    next(keep.glob("*random__rule.json")).write_text('{"key": ')  # as a stop while it was written
+    again = fit_scale(task, workers=1, keep=keep)
+    assert played == ["random-rule"]  # the two kept pairs were read back, the broken one played again
+    assert again.pairs == first.pairs and again.members == first.members
+    # a kept pair from another protocol is not reused
+    other = replace(task, seed=task.seed + 1)
+    fit_scale(other, workers=1, keep=keep)
+    assert played == ["random-rule"] + ["random-rule", "random-neural", "rule-neural"]
+
+
 def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

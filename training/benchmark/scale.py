@@ -195,11 +195,15 @@ def fit_scale(
     workers: int | None = None,
     progress: bool = False,
     on_pair: Callable[[EvalResult], None] | None = None,
+    keep: Path | None = None,
 ) -> Scale:
     """Play the panel's round robin under the task's protocol and fit its scale (see the module doc).
 
     Each pair plays the smaller of its two members' game counts, on the task's deals.
-    ``on_pair`` is called with each pair's evaluation as it ends (to print it).
+    ``on_pair`` is called with each pair's evaluation as it ends (to print it). With
+    ``keep``, each finished pair is written into that folder and a pair found there, played
+    under the same protocol by the same networks and code, is not played again: a round
+    robin of an hour that is stopped resumes where it was.
     """
     task.check_env()
     present, absent = panel_members(task)
@@ -207,13 +211,53 @@ def fit_scale(
     pairs = []
     for a, b in itertools.combinations(present, 2):
         games = min(task.panel[a], task.panel[b])
-        result = evaluate(a, b, task.preset, games, task.seed, workers, task.max_hands, task.rules, progress)
-        if on_pair is not None:
-            on_pair(result)
-        pairs.append(PairRecord.from_result(result))
+        key = _pair_key(task, a, b, games, present, version)
+        record = _kept_pair(keep, key)
+        if record is None:
+            result = evaluate(a, b, task.preset, games, task.seed, workers, task.max_hands, task.rules, progress)
+            if on_pair is not None:
+                on_pair(result)
+            record = PairRecord.from_result(result)
+            _keep_pair(keep, key, record)
+        pairs.append(record)
     members, unit = fit_members(pairs, present)
     return Scale(task.name, task.version, task.env_id, task.seed, task.max_hands, members, absent, tuple(pairs), unit,
                  version, datetime.date.today().isoformat())  # fmt: skip
+
+
+def _pair_key(task: Task, a: str, b: str, games: int, weights: dict[str, str | None], version: str) -> dict:
+    """What a kept pair must match to be reused: the task's protocol, the two members and their networks, the code."""
+    return {"task": task.name, "task_version": task.version, "env_id": task.env_id, "seed": task.seed,
+            "max_hands": task.max_hands, "rules": task.rules, "a": a, "b": b, "games": games,
+            "weights": [weights[a], weights[b]], "code_version": version}  # fmt: skip
+
+
+def _pair_file(keep: Path, key: dict) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.=-]+", "_", f"{key['a']}__{key['b']}")
+    return keep / f"{key['task']}_v{key['task_version']}_{safe}.json"
+
+
+def _kept_pair(keep: Path | None, key: dict) -> PairRecord | None:
+    """The pair's record kept by an earlier run, if one with this very key is there."""
+    if keep is None or not _pair_file(keep, key).is_file():
+        return None
+    try:
+        data = json.loads(_pair_file(keep, key).read_text())
+        if data["key"] != json.loads(json.dumps(key)):
+            return None  # another protocol, network or code version: play the pair again
+        return PairRecord(**{**data["pair"], "pair_scores": tuple(data["pair"]["pair_scores"])})
+    except (OSError, json.JSONDecodeError, TypeError, KeyError):
+        return None  # a file cut short by a stop: play the pair again
+
+
+def _keep_pair(keep: Path | None, key: dict, record: PairRecord) -> None:
+    if keep is None:
+        return
+    keep.mkdir(parents=True, exist_ok=True)
+    path = _pair_file(keep, key)
+    partial = path.with_suffix(".part")
+    write_json(partial, {"key": key, "pair": asdict(record)})
+    partial.replace(path)  # whole or absent, never half written
 
 
 def fit_members(pairs: Sequence[PairRecord], weights: dict[str, str | None]) -> tuple[tuple[Member, ...], float]:
