@@ -142,3 +142,8 @@ def test_the_command_line_runs_a_recipe_and_refuses_options_of_a_single_run(tmp_
 @pytest.mark.parametrize("recipe", sorted(p.stem for p in recipes_dir().glob("*.toml")))
 def test_every_shipped_recipe_loads(recipe: str) -> None:
     assert load_recipe(recipe).stages
+
+
+@pytest.mark.parametrize("path", sorted(Path("research/recipes").glob("*.toml")), ids=lambda p: p.stem)
+def test_every_recipe_kept_as_a_research_record_loads(path: Path) -> None:
+    assert load_recipe(str(path)).stages
