@@ -169,6 +169,30 @@ def test_a_stopped_round_robin_resumes_from_the_pairs_it_kept(
     assert played == ["random-rule"] + ["random-rule", "random-neural", "rule-neural"]
 
 
+def test_a_refit_reusing_the_published_scale_plays_only_the_new_members_pairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agents.shipped
+    import training.benchmark.scale as scale_module
+
+    path = write_task(tmp_path, "house", rules='[rules]\nfollow = "follow_or_trump"\n')
+    with monkeypatch.context() as without:  # fitted when no shipped agent played these rules
+        without.setattr(agents.shipped, "universal_policy_path", lambda: None)
+        before = fit_scale(load_task(path), workers=1)
+    before = replace(before, code_version="0.0.1+gold")
+    played: list[str] = []
+    real = scale_module.evaluate
+    monkeypatch.setattr(scale_module, "evaluate", lambda a, b, *rest: played.append(f"{a}-{b}") or real(a, b, *rest))
+    after = fit_scale(load_task(path), workers=1, reuse=before)
+    assert played == ["random-neural", "rule-neural"]  # random-rule was taken from the scale before
+    kept = after.pairs[0]
+    assert (kept.a, kept.b, kept.played_by) == ("random", "rule", "0.0.1+gold")
+    assert kept.pair_scores == before.pairs[0].pair_scores
+    assert [m.agent for m in after.members] == ["random", "rule", "neural"] and not after.absent
+    assert "played by 0.0.1+gold, kept from the scale before" in after.markdown()
+    assert Scale.from_dict(json.loads(json.dumps(after.to_dict()))) == after
+
+
 def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -275,6 +299,12 @@ def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
         (["rule", "--task", "TINY", "--workers", "0"], "0 is out of range"),
         (["rule", "--task", "TINY", "--fraction", "0"], r"--fraction 0: expected a share in \(0, 1\]"),
         (["--fit-scale", "--task", "TINY", "--fraction", "0.5"], r"--fraction 0.5: expected a share in \(0, 1\]"),
+        (["rule", "--task", "TINY", "--keep-pairs", "/tmp/x"], "--keep-pairs is about the round robin's pairs"),
+        (["rule", "--task", "TINY", "--reuse-published"], "--reuse-published is about the round robin's pairs"),
+        (
+            ["--fit-scale", "--task", "TINY", "--keep-pairs", "/proc/x"],
+            "--keep-pairs '/proc/x': cannot make the folder",
+        ),
     ],
 )
 def test_rate_refuses_bad_input_in_one_line(tiny: Path, argv: list[str], message: str,

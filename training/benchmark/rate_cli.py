@@ -9,6 +9,7 @@ Examples::
     smear-rl rate sb3:runs/sb3/model.zip --task partnership       # a Stable-Baselines3 model (also rllib:, torchrl:)
     smear-rl rate --fit-scale --task partnership                  # the panel's round robin: a new published scale
     smear-rl rate --fit-scale --task six_players --keep-pairs runs/six   # ... resumable: run it again after a stop
+    smear-rl rate --fit-scale --task house_rules --reuse-published    # ... playing only a new member's pairs
     smear-rl rate --table docs/benchmark/ratings/*.json           # leaderboard rows from rating files
     smear-rl rate --curve runs/sb3/snapshots.csv --task kitty_moon   # a run's snapshots against rule: its curve
 """
@@ -60,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--keep-pairs", type=Path, metavar="DIR",
                         help="with --fit-scale: keep each finished pair's games in DIR and reuse them when the "
                              "command is run again, so a stopped round robin resumes")  # fmt: skip
+    parser.add_argument("--reuse-published", action="store_true",
+                        help="with --fit-scale: take the pairs the task's published scale played with the same "
+                             "networks from it, and play only the others (a new panel member's pairs)")  # fmt: skip
     parser.add_argument("--games", type=int_at_least(2), default=200, help="with --curve: games a snapshot (even)")
     parser.add_argument("--fraction", type=float, default=1.0, metavar="F",
                         help="rate on this share (0 < F <= 1) of each match-up's games: cheaper, wider, recorded as "
@@ -88,8 +92,9 @@ def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         parser.error("--task is required: one of " + ", ".join(list_tasks()) + " (or a task file)")
     if args.fit_scale == bool(args.agent):
         parser.error("give an agent to rate, or --fit-scale without one")
-    if args.keep_pairs and not args.fit_scale:
-        parser.error("--keep-pairs keeps the round robin's pairs: it goes with --fit-scale")
+    for flag, given in (("--keep-pairs", args.keep_pairs), ("--reuse-published", args.reuse_published)):
+        if given and not args.fit_scale:
+            parser.error(f"{flag} is about the round robin's pairs: it goes with --fit-scale")
     if not 0 < args.fraction <= 1 or (args.fit_scale and args.fraction != 1):
         parser.error(f"--fraction {args.fraction:g}: expected a share in (0, 1], when rating an agent")
     task = load_task(args.task)
@@ -103,7 +108,8 @@ def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
             parser.error(f"--keep-pairs {str(args.keep_pairs)!r}: cannot make the folder ({err.strerror})")
     progress = not args.no_progress
     if args.fit_scale:
-        scale = fit_scale(task, args.workers, progress, on_pair=_print_pair, keep=args.keep_pairs)
+        reuse = load_scale(task) if args.reuse_published else None  # refuses a scale of another task version
+        scale = fit_scale(task, args.workers, progress, on_pair=_print_pair, keep=args.keep_pairs, reuse=reuse)
         print(scale.markdown())
         scale.save(out)
         print(f"\nscale written to {out}", file=sys.stderr)

@@ -21,6 +21,7 @@ the scale was fitted).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import itertools
 import json
@@ -70,6 +71,7 @@ class PairRecord:
     losses: int
     stopped: int
     pair_scores: tuple[float, ...]
+    played_by: str = ""  # the code version that played it, where not the scale's own (a pair kept from a scale before)
 
     @classmethod
     def from_result(cls, result: EvalResult) -> PairRecord:
@@ -134,7 +136,9 @@ class Scale:
         )
         rows = ([m.agent, f"{m.rating:.0f} [{m.low:.0f}, {m.high:.0f}]", f"{m.strength:.3f}"] for m in self.members)
         lines = [title, "", *report.table(["agent", "rating [95% CI]", "strength (log-odds)"], rows), ""]
-        lines += [f"- {p.a} vs {p.b}: {p.games} games, {p.wins}-{p.draws}-{p.losses}" for p in self.pairs]
+        lines += [f"- {p.a} vs {p.b}: {p.games} games, {p.wins}-{p.draws}-{p.losses}"
+                  + (f" (played by {p.played_by}, kept from the scale before)" if p.played_by else "")
+                  for p in self.pairs]  # fmt: skip
         lines += [f"- {agent}: not on the scale ({why})" for agent, why in self.absent.items()]
         return "\n".join(lines)
 
@@ -196,6 +200,7 @@ def fit_scale(
     progress: bool = False,
     on_pair: Callable[[EvalResult], None] | None = None,
     keep: Path | None = None,
+    reuse: Scale | None = None,
 ) -> Scale:
     """Play the panel's round robin under the task's protocol and fit its scale (see the module doc).
 
@@ -203,7 +208,10 @@ def fit_scale(
     ``on_pair`` is called with each pair's evaluation as it ends (to print it). With
     ``keep``, each finished pair is written into that folder and a pair found there, played
     under the same protocol by the same networks and code, is not played again: a round
-    robin of an hour that is stopped resumes where it was.
+    robin of an hour that is stopped resumes where it was. With ``reuse`` (the task's published
+    scale), a pair that scale played with the same two networks is taken from it rather than
+    played again, marked with the code version that played it: adding a member to a panel
+    (a shipped agent for rules that had none) plays only the new member's pairs.
     """
     task.check_env()
     present, absent = panel_members(task)
@@ -212,7 +220,7 @@ def fit_scale(
     for a, b in itertools.combinations(present, 2):
         games = min(task.panel[a], task.panel[b])
         key = _pair_key(task, a, b, games, present, version)
-        record = _kept_pair(keep, key)
+        record = _published_pair(reuse, a, b, games, present) or _kept_pair(keep, key)
         if record is None:
             result = evaluate(a, b, task.preset, games, task.seed, workers, task.max_hands, task.rules, progress)
             if on_pair is not None:
@@ -230,6 +238,21 @@ def _pair_key(task: Task, a: str, b: str, games: int, weights: dict[str, str | N
     return {"task": task.name, "task_version": task.version, "env_id": task.env_id, "seed": task.seed,
             "max_hands": task.max_hands, "rules": task.rules, "a": a, "b": b, "games": games,
             "weights": [weights[a], weights[b]], "code_version": version}  # fmt: skip
+
+
+def _published_pair(
+    reuse: Scale | None, a: str, b: str, games: int, weights: dict[str, str | None]
+) -> PairRecord | None:
+    """The pair as ``reuse`` (a published scale of the same task) played it, if its two members' networks are these."""
+    if reuse is None:
+        return None
+    digests = {m.agent: m.weights for m in reuse.members}
+    if a not in digests or b not in digests or (digests[a], digests[b]) != (weights[a], weights[b]):
+        return None
+    for pair in reuse.pairs:
+        if (pair.a, pair.b, pair.games) == (a, b, games):
+            return dataclasses.replace(pair, played_by=pair.played_by or reuse.code_version)
+    return None
 
 
 def _pair_file(keep: Path, key: dict) -> Path:
