@@ -32,7 +32,7 @@ def _ratings() -> list[Rating]:
 
 
 #: tasks whose scale is not fitted yet (docs/benchmark/tasks.md says so): they cannot rate until it is
-UNSCALED = {"six_players"}
+UNSCALED: set[str] = set()
 SCALED = [n for n in list_tasks() if n not in UNSCALED]
 
 
