@@ -316,7 +316,7 @@ def test_rate_refuses_bad_input_in_one_line(tiny: Path, argv: list[str], message
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["rule", "--task", "house_rules", "--out", "OUT"], "plays house rules"),
+        (["rule", "--task", "HOUSE", "--out", "OUT"], "plays house rules .* must be universal to play them"),
         (["rule", "--task", "TINY", "--out", "OUT"], "has no standard exploiter"),
         (["nobody", "--task", "partnership", "--out", "OUT"], "fixed_agent = 'nobody'"),
         (["rule", "--task", "partnership", "--out", "FILE"], "--out folder .* is a file"),
@@ -325,6 +325,9 @@ def test_rate_refuses_bad_input_in_one_line(tiny: Path, argv: list[str], message
 def test_exploit_refuses_bad_input_before_training(tiny: Path, tmp_path: Path, argv: list[str], message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     (tmp_path / "file").write_text("")
-    names = {"TINY": str(tiny), "OUT": str(tmp_path / "run"), "FILE": str(tmp_path / "file")}
+    (tmp_path / "tiny_exploiter.toml").write_text(TINY_EXPLOITER)  # not universal: it cannot play house rules
+    exploiter = f'[exploit]\nconfig = "{tmp_path / "tiny_exploiter.toml"}"\ndecisions = 300\ngames = 4\n'
+    house = write_task(tmp_path, "house", rules='[rules]\nfollow = "follow_or_trump"\n', exploit=exploiter)
+    names = {"TINY": str(tiny), "HOUSE": str(house), "OUT": str(tmp_path / "run"), "FILE": str(tmp_path / "file")}
     assert_refused(exploit_cli.main, [names.get(a, a) for a in argv], capsys, message)
     assert not (tmp_path / "run").exists()

@@ -74,8 +74,9 @@ def test_every_task_exploiter_starts_from_a_shipped_config_of_its_preset(name: s
 def test_the_house_rules_task_plays_rules_no_preset_plays() -> None:
     task = load_task("house_rules")
     assert task.rules and task.game_rules().to_dict() != load_task("partnership").game_rules().to_dict()
-    with pytest.raises(ValueError, match="plays house rules .* no standard exploiter"):
-        exploiter_config(task, "rule")
+    config = exploiter_config(task, "rule")  # its exploiter: a universal network playing the task's rules throughout
+    assert config.universal and config.house_rules == task.rules and config.train_presets == [task.preset]
+    assert (config.fixed_agent, config.opp_fixed) == ("rule", 1.0)
 
 
 @pytest.mark.parametrize("path", RATINGS, ids=lambda p: f"{p.parent.name}/{p.name}")

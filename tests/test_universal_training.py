@@ -72,6 +72,31 @@ def test_a_universal_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
     assert all(torch.equal(straight[k], resumed[k]) for k in straight)
 
 
+def test_a_run_on_one_house_rule_set_plays_it_in_every_match_and_evaluates_on_it(tmp_path: Path) -> None:
+    house = {"target_score": 21, "follow": "strict"}
+    config = config_from_dict({**TINY, "train_presets": ["ten_point"], "house_rules": house, "total_steps": 96})
+    trainer = Trainer(config, tmp_path)
+    trainer.collector.collect(96, trainer._learner_policy(), [])
+    wanted = get_rules("ten_point", **house).to_dict()
+    assert all(m.game.rules.to_dict() == wanted for m in trainer.collector.matches)
+    trainer.run(progress=False)
+    assert load_checkpoint(tmp_path / "agent.pt")["config"]["house_rules"] == house
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"universal": False, "house_rules": {"target_score": 21}}, "house rules for every match need universal"),
+        ({"house_rules": {"target_score": -3}}, "house_rules = .*not rule options ten_point can play"),
+        ({"house_rules": {"targt_score": 21}}, "house_rules = .*not rule options ten_point can play"),
+        ({"house_rules": ["target_score"]}, "house_rules = .*expected a dict"),
+    ],
+)
+def test_house_rules_for_a_run_are_checked_before_it_starts(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **change})
+
+
 @pytest.fixture(scope="module")
 def universal_agent(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("universal")

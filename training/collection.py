@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from smear_env.rules import get_rules
 from smear_env.signature import AnyRules, network_signature
 from training.config import TrainConfig, opponent_mix
 from training.model import make_network
@@ -51,7 +52,8 @@ def make_collector(
     mix = {"rule": 1.0} if imitate else opponent_mix(c)
     extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
     if c.universal:
-        extra |= {"draw_rules": RulesDraw(c.train_presets, c.house_share), "card_features": c.card_head}
+        fixed = get_rules(c.preset, **c.house_rules) if c.house_rules else None  # one house-rule set, every match
+        extra |= {"draw_rules": RulesDraw(c.train_presets, c.house_share, fixed), "card_features": c.card_head}
         if c.teacher and not imitate:
             extra["teacher"] = make_teacher(c.teacher, c.card_head)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,

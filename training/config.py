@@ -45,6 +45,7 @@ class TrainConfig:
     eval_presets: list[str] = field(default_factory=list)  # universal: presets each evaluation plays; [] = preset alone
     teacher: str = ""  # "specialists": fit each move to the shipped agent of its rules' preset (DAgger), not PPO
     teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
+    house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
@@ -137,6 +138,7 @@ def _validate(c: TrainConfig) -> None:
     need(0 <= c.late_start <= 1, "late_start", "expected a share from 0 to 1")
     if c.late_start > 0:
         _check_late_start(c)
+    need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
     if c.universal or c.teacher:
         _validate_universal(c)
     if c.match_moon and not c.universal:
@@ -189,6 +191,13 @@ def _validate_universal(c: TrainConfig) -> None:
         need(not unknown, name, f"{unknown} are not Smear presets: expected names among {', '.join(BASE_PRESETS)}")
     need(bool(c.train_presets), "train_presets", "expected at least one preset to draw from")
     need(c.late_start == 0, "late_start", "a universal run draws its rules per match: expected 0")
+    if c.house_rules:
+        from smear_env import get_rules
+
+        try:
+            get_rules(c.preset, **c.house_rules)
+        except (ValueError, TypeError) as err:
+            need(False, "house_rules", f"not rule options {c.preset} can play: {err}")
 
 
 def _check_late_start(c: TrainConfig) -> None:

@@ -457,7 +457,9 @@ class Trainer:
                 self.curve_written = True
             for preset, opponent, label in self._evaluations():
                 spec = self.config.fixed_agent if opponent == "fixed" else opponent
-                result = evaluate(agent, spec, preset, matches, EVAL_SEED, workers=1, progress=progress)
+                house = self.config.house_rules if preset == self.config.preset else None  # the run's own rules
+                result = evaluate(agent, spec, preset, matches, EVAL_SEED, workers=1, rule_overrides=house,
+                                  progress=progress)  # fmt: skip
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
                 reward = result.paired_reward
                 diff = mine.value - theirs.value if mine and theirs else 0.0

@@ -17,13 +17,18 @@ from smear_env.rules import Rules, get_rules
 
 
 class RulesDraw:
-    """Draws a new match's rules: a house-rule set with chance ``house_share``, else one of ``presets`` uniformly."""
+    """Draws a new match's rules: a house-rule set with chance ``house_share``, else one of ``presets`` uniformly.
 
-    def __init__(self, presets: list[str], house_share: float) -> None:
-        self.presets, self.house_share = tuple(presets), house_share
+    With ``fixed`` every match plays those rules (a run on one house-rule set, as an exploiter's).
+    """
+
+    def __init__(self, presets: list[str], house_share: float, fixed: Rules | None = None) -> None:
+        self.presets, self.house_share, self.fixed = tuple(presets), house_share, fixed
         self._preset_rules = {p: get_rules(p) for p in self.presets}  # one object each: their caches are kept
 
     def __call__(self, rng: np.random.Generator) -> Rules:
+        if self.fixed is not None:
+            return self.fixed
         if rng.random() >= self.house_share:
             return self._preset_rules[self.presets[int(rng.integers(len(self.presets)))]]
         while True:
