@@ -20,6 +20,7 @@ from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.model import card_head_input  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
+from training.run_summary import plan  # noqa: E402
 from training.teachers import SpecialistTeacher  # noqa: E402
 
 TINY = {
@@ -81,6 +82,10 @@ def test_a_run_on_one_house_rule_set_plays_it_in_every_match_and_evaluates_on_it
     assert all(m.game.rules.to_dict() == wanted for m in trainer.collector.matches)
     trainer.run(progress=False)
     assert load_checkpoint(tmp_path / "agent.pt")["config"]["house_rules"] == house
+    words = " ".join(plan(tmp_path, config).split())
+    assert words.startswith("Training a ten_point agent under house rules (target_score=21, follow='strict') into")
+    drawn = " ".join(plan(tmp_path, config_from_dict(TINY)).split())
+    assert drawn.startswith("Training a universal agent (rules drawn per match: 3 presets, house rules 0.5) into")
 
 
 @pytest.mark.parametrize(

@@ -73,10 +73,19 @@ def standings(curve: Path) -> list[Standing]:
     return out
 
 
+def agent_kind(c: TrainConfig) -> str:
+    """What the run's agent plays, in words: its preset, one house-rule set of it, or rules drawn per match."""
+    if c.house_rules:
+        return f"{c.preset} agent under house rules ({', '.join(f'{k}={v!r}' for k, v in c.house_rules.items())})"
+    if c.universal:
+        return f"universal agent (rules drawn per match: {len(c.train_presets)} presets, house rules {c.house_share:g})"
+    return f"{c.preset} agent"
+
+
 def plan(out: Path, config: TrainConfig, step: int = 0) -> str:
     """What the run is about to do, and for how long: its first words (``step`` > 0: a run resumed there)."""
     c = config
-    what = f"Training a {c.preset} agent into {out}: " if not step else f"Resuming the run in {out} at {step:,}: "
+    what = f"Training a {agent_kind(c)} into {out}: " if not step else f"Resuming the run in {out} at {step:,}: "
     if c.bc_hands and not step:
         what += f"first it imitates the rule bot's moves for {c.bc_hands:,} hands, then "
     what += f"it trains by PPO until {c.total_steps:,} decisions"
@@ -91,7 +100,7 @@ def plan(out: Path, config: TrainConfig, step: int = 0) -> str:
 
 def summary(out: Path, config: TrainConfig, step: int, train_minutes: float) -> str:
     """The closing words of a run in ``out``: what it made, its table against each opponent, what to try next."""
-    made = f"{out / 'agent.pt'} is a {config.preset} agent: "
+    made = f"{out / 'agent.pt'} is a {agent_kind(config)}: "
     if config.bc_hands:
         made += f"it imitated the rule bot for {config.bc_hands:,} hands, then "
     made += f"trained by self-play PPO on {step:,} decisions ({train_minutes:.1f} minutes of training in all)."
