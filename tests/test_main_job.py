@@ -83,6 +83,19 @@ def test_the_closing_words_say_what_was_made_how_it_plays_and_what_next(run: Pat
     assert f"smear-rl train --resume {run / 'checkpoint.pt'}" in text and "Next:" in text
 
 
+def test_a_first_evaluation_after_some_training_is_named_by_its_minute_not_before_ppo(tmp_path: Path) -> None:
+    rows = [
+        "train_minutes,step,opponent,matches,win_rate,ci_low,ci_high,points_diff,hand_reward",
+        "10.05,550663,fixed,200,0.6,0.53,0.66,-0.27,0.34",
+        "30.05,1618587,fixed,1000,0.537,0.506,0.568,-0.36,0.22",
+    ]
+    (tmp_path / "curve.csv").write_text("\n".join(rows) + "\n")
+    text = " ".join(summary(tmp_path, config_from_dict(TINY), step=1618587, train_minutes=30.1).split())
+    assert "against at 10 min at the end [95% interval]" in text and "before PPO" not in text
+    assert "after 10 training minutes and at the end" in text
+    assert "From 10 training minutes to the end PPO took it from 0.60 to 0.54 against the fixed agent" in text
+
+
 def test_the_verdict_follows_the_interval() -> None:
     from training.run_summary import Standing
 

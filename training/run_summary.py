@@ -40,6 +40,7 @@ class Standing:
     high: float
     games: int
     hand_reward: float | None  # its side's score change a hand less the opponent's, at the end
+    start_minutes: float = 0.0  # training minutes at that first evaluation (0: before PPO, after any imitation)
 
     def verdict(self) -> str:
         """Who is ahead at the end, as far as the interval tells."""
@@ -68,6 +69,7 @@ def standings(curve: Path) -> list[Standing]:
                 high=float(last["ci_high"]),
                 games=int(last["matches"]),
                 hand_reward=float(reward) if reward else None,
+                start_minutes=0.0 if int(first["step"]) == 0 else float(first["train_minutes"]),
             )
         )
     return out
@@ -115,7 +117,9 @@ def summary(out: Path, config: TrainConfig, step: int, train_minutes: float) -> 
 def _table(table: list[Standing]) -> list[str]:
     """The table of win rates, what its figures mean, and one line of verdicts."""
     started = any(s.start is not None for s in table)
-    header = ["against", *(["before PPO"] if started else []), "at the end [95% interval]", "games", "points a hand"]
+    minutes = max((s.start_minutes for s in table if s.start is not None), default=0.0)
+    first = "before PPO" if minutes == 0 else f"at {minutes:.0f} min"  # the first evaluation, when it was made
+    header = ["against", *([first] if started else []), "at the end [95% interval]", "games", "points a hand"]
     rows = []
     for s in table:
         cells = [OPPONENT_NAMES.get(s.opponent, s.opponent)]
@@ -124,14 +128,20 @@ def _table(table: list[Standing]) -> list[str]:
         rows.append(cells + ["-" if s.hand_reward is None else f"{s.hand_reward:+.2f}"])
     meaning = (
         "The share of games won (every deal played twice with the seats swapped, a draw counting half)"
-        + (", before PPO (after imitation alone) and at the end" if started else ", at the end")
+        + (
+            (", before PPO (after imitation alone)" if minutes == 0 else f", after {minutes:.0f} training minutes")
+            + " and at the end"
+            if started
+            else ", at the end"
+        )
         + "; points a hand: its side's score change less the opponent's, sets counted."
     )
     verdicts = "; ".join(s.verdict() for s in table)
     learned = [s for s in table if s.start is not None]
     if learned:
         moves = ", ".join(f"{s.start:.2f} to {s.end:.2f} against {OPPONENT_NAMES.get(s.opponent)}" for s in learned)
-        verdicts = f"PPO took it from {moves}: {verdicts}."
+        since = "PPO took it" if minutes == 0 else f"From {minutes:.0f} training minutes to the end PPO took it"
+        verdicts = f"{since} from {moves}: {verdicts}."
     else:
         verdicts = f"At the end {verdicts}."
     return ["How it plays:", *aligned(header, rows), "", *wrapped(meaning), *wrapped(verdicts)]
