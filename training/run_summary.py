@@ -117,8 +117,10 @@ def summary(out: Path, config: TrainConfig, step: int, train_minutes: float) -> 
 def _table(table: list[Standing]) -> list[str]:
     """The table of win rates, what its figures mean, and one line of verdicts."""
     started = any(s.start is not None for s in table)
-    minutes = max((s.start_minutes for s in table if s.start is not None), default=0.0)
-    first = "before PPO" if minutes == 0 else f"at {minutes:.0f} min"  # the first evaluation, when it was made
+    minutes = max((s.start_minutes for s in table if s.start is not None), default=0.0)  # the first evaluation's
+    first, when = "before PPO", "before PPO (after imitation alone)"  # its column, and its words in the legend
+    if minutes:
+        first, when = f"at {minutes:.0f} min", f"after {minutes:.0f} training minutes"
     header = ["against", *([first] if started else []), "at the end [95% interval]", "games", "points a hand"]
     rows = []
     for s in table:
@@ -128,12 +130,7 @@ def _table(table: list[Standing]) -> list[str]:
         rows.append(cells + ["-" if s.hand_reward is None else f"{s.hand_reward:+.2f}"])
     meaning = (
         "The share of games won (every deal played twice with the seats swapped, a draw counting half)"
-        + (
-            (", before PPO (after imitation alone)" if minutes == 0 else f", after {minutes:.0f} training minutes")
-            + " and at the end"
-            if started
-            else ", at the end"
-        )
+        + (f", {when} and at the end" if started else ", at the end")
         + "; points a hand: its side's score change less the opponent's, sets counted."
     )
     verdicts = "; ".join(s.verdict() for s in table)

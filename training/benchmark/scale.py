@@ -74,6 +74,10 @@ class PairRecord:
     played_by: str = ""  # the code version that played it, where not the scale's own (a pair kept from a scale before)
 
     @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairRecord:
+        return cls(**{**data, "pair_scores": tuple(data["pair_scores"])})
+
+    @classmethod
     def from_result(cls, result: EvalResult) -> PairRecord:
         a = result.a
         return cls(result.agent_a, result.agent_b, result.matches, a.wins, a.draws, a.losses, result.stopped,
@@ -121,7 +125,7 @@ class Scale:
     def from_dict(cls, data: dict[str, Any]) -> Scale:
         data = dict(data)
         data["members"] = tuple(Member(**m) for m in data["members"])
-        data["pairs"] = tuple(PairRecord(**{**p, "pair_scores": tuple(p["pair_scores"])}) for p in data["pairs"])
+        data["pairs"] = tuple(PairRecord.from_dict(p) for p in data["pairs"])
         return cls(**data)
 
     def save(self, path: str | Path) -> None:
@@ -262,13 +266,14 @@ def _pair_file(keep: Path, key: dict) -> Path:
 
 def _kept_pair(keep: Path | None, key: dict) -> PairRecord | None:
     """The pair's record kept by an earlier run, if one with this very key is there."""
-    if keep is None or not _pair_file(keep, key).is_file():
+    path = None if keep is None else _pair_file(keep, key)
+    if path is None or not path.is_file():
         return None
     try:
-        data = json.loads(_pair_file(keep, key).read_text())
+        data = json.loads(path.read_text())
         if data["key"] != json.loads(json.dumps(key)):
             return None  # another protocol, network or code version: play the pair again
-        return PairRecord(**{**data["pair"], "pair_scores": tuple(data["pair"]["pair_scores"])})
+        return PairRecord.from_dict(data["pair"])
     except (OSError, json.JSONDecodeError, TypeError, KeyError):
         return None  # a file cut short by a stop: play the pair again
 
