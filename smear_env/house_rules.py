@@ -180,9 +180,14 @@ def training_rule_sets(seed: int, presets: tuple[str, ...] = BASE_PRESETS) -> It
 
 def evaluation_rule_sets(count: int, seed: int = 0, presets: tuple[str, ...] = BASE_PRESETS) -> list[Rules]:
     """``count`` distinct held-out house-rule sets (never trained on), the same for the same seed everywhere."""
+    return first_distinct(_sets(seed, True, presets), count)
+
+
+def first_distinct(stream: Iterator[Rules], count: int) -> list[Rules]:
+    """The first ``count`` rule sets of an endless ``stream`` that differ in their options."""
     out: list[Rules] = []
     seen: set[str] = set()
-    for rules in _sets(seed, True, presets):
+    for rules in stream:
         if fingerprint(rules) not in seen:
             seen.add(fingerprint(rules))
             out.append(rules)

@@ -10,6 +10,8 @@ import pytest
 torch = pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 
+from smear_env.house_rules import fingerprint  # noqa: E402
+from smear_env.rules import rules_from_dict  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.collection import worker_games  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
@@ -46,3 +48,18 @@ def test_a_run_with_workers_resumes_to_the_weights_of_a_straight_run(tmp_path: P
     Trainer(None, tmp_path / "stopped", resume=tmp_path / "stopped" / "checkpoint.pt").run(progress=False)
     a, b = (load_checkpoint(tmp_path / name / "agent.pt")["model"] for name in ("straight", "stopped"))
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_a_focused_run_s_workers_play_only_its_focus_sets(tmp_path: Path) -> None:
+    start = {**TINY, "workers": 0, "teacher": "", "total_steps": 96}
+    Trainer(config_from_dict(start), tmp_path / "start").run(progress=False)
+    focused = {**TINY, "teacher": "", "house_share": 1.0, "focus_sets": 2, "focus_games": 2,
+               "init_from": str(tmp_path / "start" / "agent.pt")}  # fmt: skip
+    trainer = Trainer(config_from_dict(focused), tmp_path / "focused")
+    trainer.collector.collect(96, trainer.net.state_dict())
+    sets = {fingerprint(f.rules()) for f in trainer.focus}
+    workers = trainer.collector.state_dict()["workers"]
+    played = [m["record"]["rules"] for w in workers for m in w["collector"]["matches"]]
+    assert len(played) == 4 and {fingerprint(rules_from_dict(r)) for r in played} <= sets
+    trainer.collector.shutdown()
+    trainer.writer.close()

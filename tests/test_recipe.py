@@ -16,7 +16,7 @@ from training import train  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
-from training.recipe import RecipeRun, load_recipe, recipes_dir  # noqa: E402
+from training.recipe import RecipeRun, load_recipe, recipes_dir, stage_config  # noqa: E402
 
 DEFAULTS = """
 [defaults]
@@ -124,11 +124,18 @@ def test_a_finished_stage_whose_recipe_entry_changed_is_refused(tmp_path: Path) 
         ('[[stage]]\nname = "x"\n[[stage]]\nname = "x"\n', r"stage names \['x'\] are used twice"),
         ('[[stage]]\nname = "x"\nlr = "fast"\n', "lr = 'fast': expected a float"),
         ('extra = 1\n[[stage]]\nname = "x"\n', "stage x: training config: unknown field 'extra'"),  # in [defaults]
+        ('[[stage]]\nname = "x"\nfocus_sets = 4\n', "focus_sets = 4: the sets are scored by the agent the run starts"),
     ],
 )
 def test_a_recipe_that_cannot_run_is_refused_before_anything_runs(tmp_path: Path, body: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         load_recipe(write(tmp_path, body))
+
+
+def test_a_later_stage_may_focus_where_the_agent_before_it_loses(tmp_path: Path) -> None:
+    recipe = load_recipe(write(tmp_path, TEACH + PPO.replace('name = "ppo"', 'name = "ppo"\nfocus_sets = 4')))
+    config = stage_config(recipe, recipe.stages[1], tmp_path / "teach" / "agent.pt", {})
+    assert config.focus_sets == 4 and config.init_from == str(tmp_path / "teach" / "agent.pt")
 
 
 def test_the_command_line_runs_a_recipe_and_refuses_options_of_a_single_run(tmp_path: Path, capsys) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import resource
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ import torch
 from smear_env.rules import get_rules
 from smear_env.signature import AnyRules, network_signature
 from training.config import TrainConfig, opponent_mix
+from training.focus import FocusSet
 from training.model import make_network
 from training.rules_draw import RulesDraw
 from training.selfplay import Batch, Collector, torch_policy
@@ -44,16 +46,23 @@ def collector_class(rules: AnyRules) -> type[Collector]:
 
 
 def make_collector(
-    c: TrainConfig, rules: AnyRules, rng: np.random.Generator, num_games: int | None = None, imitate: bool = False
+    c: TrainConfig,
+    rules: AnyRules,
+    rng: np.random.Generator,
+    num_games: int | None = None,
+    imitate: bool = False,
+    focus: Sequence[FocusSet] = (),
 ) -> Collector:
     """A collector of the run's games: one preset's, or (``universal``) rules drawn per match whose observations
     come with their card features read under their own rules, labelled by the teacher if any. ``imitate``: every
-    seat is the rule bot and its moves are recorded (the imitation warm start)."""
+    seat is the rule bot and its moves are recorded (the imitation warm start). ``focus``: the house-rule sets
+    a focused run draws from (:mod:`training.focus`)."""
     mix = {"rule": 1.0} if imitate else opponent_mix(c)
     extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
     if c.universal:
         fixed = get_rules(c.preset, **c.house_rules) if c.house_rules else None  # one house-rule set, every match
-        extra |= {"draw_rules": RulesDraw(c.train_presets, c.house_share, fixed), "card_features": c.card_head}
+        draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus])
+        extra |= {"draw_rules": draw, "card_features": c.card_head}
         if c.teacher and not imitate:
             extra["teacher"] = make_teacher(c.teacher, c.card_head)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
@@ -72,14 +81,16 @@ def worker_games(num_games: int, workers: int) -> list[int]:
 class CollectorWorker:
     """One Ray actor's share of the matches: its own collector and random stream, the learner's weights each update."""
 
-    def __init__(self, config: dict[str, Any], rules: AnyRules, num_games: int, seed: int) -> None:
+    def __init__(
+        self, config: dict[str, Any], rules: AnyRules, num_games: int, seed: int, focus: list[dict[str, Any]]
+    ) -> None:
         from training.config import config_from_dict
 
         torch.set_num_threads(1)  # one core per worker: collection is Python, the forward passes small
         self.config = c = config_from_dict(config)
         self.rules = rules
         self.rng = np.random.default_rng(seed)
-        self.collector = make_collector(c, rules, self.rng, num_games)
+        self.collector = make_collector(c, rules, self.rng, num_games, focus=[FocusSet.from_dict(f) for f in focus])
         signature = network_signature(rules)
         self.net = make_network(signature["observation_size"], signature["num_actions"], c.hidden, 0, c.card_head)
         self.pool_version = -1
@@ -119,7 +130,14 @@ class RayCollection:
 
     has_bids = True
 
-    def __init__(self, config: TrainConfig, rules: AnyRules, seed_seq: np.random.Generator, address: str = "") -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        rules: AnyRules,
+        seed_seq: np.random.Generator,
+        address: str = "",
+        focus: Sequence[FocusSet] = (),
+    ) -> None:
         import ray
 
         if not ray.is_initialized():
@@ -132,7 +150,8 @@ class RayCollection:
         actor = ray.remote(num_cpus=1)(CollectorWorker)
         games = worker_games(config.num_games, config.workers)
         seeds = seed_seq.integers(2**62, size=config.workers)  # one stream per worker, drawn from the run's
-        self.workers = [actor.remote(config.to_dict(), rules, n, int(s)) for n, s in zip(games, seeds)]
+        sets = [f.to_dict() for f in focus]
+        self.workers = [actor.remote(config.to_dict(), rules, n, int(s), sets) for n, s in zip(games, seeds)]
         self.card_features = config.card_head if config.universal else 0
         self.has_bids = collector_class(rules).has_bids
         self.pool_size, self._pool_version, self._pool_ref = 0, 0, ray.put([])

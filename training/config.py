@@ -46,6 +46,8 @@ class TrainConfig:
     teacher: str = ""  # "specialists": fit each move to the shipped agent of its rules' preset (DAgger), not PPO
     teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
+    focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
+    focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
@@ -139,6 +141,7 @@ def _validate(c: TrainConfig) -> None:
     if c.late_start > 0:
         _check_late_start(c)
     need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
+    need(c.universal or not c.focus_sets, "focus_sets", "focused house-rule sets need universal = true")
     if c.universal or c.teacher:
         _validate_universal(c)
     if c.match_moon and not c.universal:
@@ -191,6 +194,12 @@ def _validate_universal(c: TrainConfig) -> None:
         need(not unknown, name, f"{unknown} are not Smear presets: expected names among {', '.join(BASE_PRESETS)}")
     need(bool(c.train_presets), "train_presets", "expected at least one preset to draw from")
     need(c.late_start == 0, "late_start", "a universal run draws its rules per match: expected 0")
+    need(c.focus_sets >= 0, "focus_sets", "expected zero or more house-rule sets")
+    if c.focus_sets:
+        need(c.focus_games >= 2 and c.focus_games % 2 == 0, "focus_games", "expected an even number >= 2 (deal pairs)")
+        need(bool(c.init_from), "focus_sets", "the sets are scored by the agent the run starts from: set init_from")
+        need(c.house_share > 0, "focus_sets", "focused sets are drawn for house-rule matches: expected house_share > 0")
+        need(not c.house_rules, "focus_sets", "every match plays house_rules already: expected 0 with house_rules")
     if c.house_rules:
         from smear_env import get_rules
 

@@ -29,6 +29,7 @@ from training.checkpoint import card_head_features, game_signature, load_checkpo
 from training.collection import RayCollection, make_collector
 from training.config import TrainConfig, config_from_dict
 from training.evaluate import evaluate
+from training.focus import FocusSet, score_focus_sets, write_focus
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
 from training.progress import RunProgress
 from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
@@ -112,14 +113,19 @@ class Trainer:
         self.curve_written = resume is not None  # a new run starts its own curve.csv, a resumed one adds to its own
         self.rng = np.random.default_rng(c.seed)
         self.remote = c.workers > 0  # collection in Ray workers (training.collection)
+        self.focus = _saved_focus(data) if resume is not None else _score_focus(c)
         self.collector: Any = (
-            RayCollection(c, self.rules, self.rng, address) if self.remote else make_collector(c, self.rules, self.rng)
+            RayCollection(c, self.rules, self.rng, address, self.focus)
+            if self.remote
+            else make_collector(c, self.rules, self.rng, focus=self.focus)
         )
         if resume is not None:
             self._restore(data, str(resume))
         elif c.init_from:
             self._load_weights(c.init_from)
         self.out.mkdir(parents=True, exist_ok=True)  # only now: a refused run leaves no empty folder behind
+        if self.focus:
+            write_focus(self.out, self.focus)
         self.writer = SummaryWriter(str(self.out / "tb"), purge_step=self.update or None)
 
     # ------------------------------------------------------------------ checkpoints
@@ -136,7 +142,8 @@ class Trainer:
             payload["card_head"] = self.net.sizes
         if full:
             state = {"version": TRAINING_STATE_VERSION, "rng": self.rng.bit_generator.state,
-                     "imitated": self.imitated, "collector": self.collector.state_dict()}  # fmt: skip
+                     "imitated": self.imitated, "collector": self.collector.state_dict(),
+                     "focus": [f.to_dict() for f in self.focus]}  # fmt: skip
             payload.update(optimizer=self.optimizer.state_dict(), pool=self.pool, training_state=state)
         return payload
 
@@ -483,6 +490,26 @@ class Trainer:
         if presets == [c.preset]:
             return [(c.preset, opponent, opponent) for opponent in c.eval_opponents]
         return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
+
+
+def _score_focus(c: TrainConfig) -> list[FocusSet]:
+    """A focused run's house-rule sets, scored by the agent it starts from (none unless ``focus_sets``)."""
+    if not c.focus_sets:
+        return []
+    print(f"Scoring {c.init_from} against the rule bot on {c.focus_sets} training house-rule sets "
+          f"({c.focus_games} games each): its house-rule matches are drawn by the games it loses there")  # fmt: skip
+    return score_focus_sets(c.init_from, c.focus_sets, c.focus_games, c.seed, c.train_presets,
+                            log=lambda line: print(line, flush=True))  # fmt: skip
+
+
+def _saved_focus(data: dict[str, Any]) -> list[FocusSet]:
+    """The sets a resumed run drew from (a run saved before focused runs existed drew from none)."""
+    state = data.get("training_state")
+    saved = state.get("focus", []) if isinstance(state, dict) else []
+    try:
+        return [FocusSet.from_dict(f) for f in saved]
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ValueError(f"checkpoint: malformed focus sets: {err}") from None
 
 
 def _curve_header(path: Path) -> list[str]:

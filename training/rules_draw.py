@@ -9,6 +9,7 @@ are never drawn.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -19,18 +20,31 @@ from smear_env.rules import Rules, get_rules
 class RulesDraw:
     """Draws a new match's rules: a house-rule set with chance ``house_share``, else one of ``presets`` uniformly.
 
-    With ``fixed`` every match plays those rules (a run on one house-rule set, as an exploiter's).
+    With ``fixed`` every match plays those rules (a run on one house-rule set, as an exploiter's). With
+    ``focus`` (rule sets and their weights: :mod:`training.focus`) the house-rule sets are drawn from those
+    by weight, not from the whole generator.
     """
 
-    def __init__(self, presets: list[str], house_share: float, fixed: Rules | None = None) -> None:
+    def __init__(
+        self,
+        presets: list[str],
+        house_share: float,
+        fixed: Rules | None = None,
+        focus: Sequence[tuple[Rules, float]] = (),
+    ) -> None:
         self.presets, self.house_share, self.fixed = tuple(presets), house_share, fixed
         self._preset_rules = {p: get_rules(p) for p in self.presets}  # one object each: their caches are kept
+        self._focus = [rules for rules, _ in focus]
+        weights = np.array([weight for _, weight in focus], dtype=np.float64)
+        self._focus_p = weights / weights.sum() if len(focus) else weights
 
     def __call__(self, rng: np.random.Generator) -> Rules:
         if self.fixed is not None:
             return self.fixed
         if rng.random() >= self.house_share:
             return self._preset_rules[self.presets[int(rng.integers(len(self.presets)))]]
+        if self._focus:
+            return self._focus[int(rng.choice(len(self._focus), p=self._focus_p))]
         while True:
             rules = draw_house_rules(random.Random(int(rng.integers(2**62))), self.presets)
             if not is_held_out(rules):

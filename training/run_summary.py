@@ -80,7 +80,9 @@ def agent_kind(c: TrainConfig) -> str:
     if c.house_rules:
         return f"{c.preset} agent under house rules ({', '.join(f'{k}={v!r}' for k, v in c.house_rules.items())})"
     if c.universal:
-        return f"universal agent (rules drawn per match: {len(c.train_presets)} presets, house rules {c.house_share:g})"
+        focus = f" from {c.focus_sets} sets weighted by its losses" if c.focus_sets else ""
+        return (f"universal agent (rules drawn per match: {len(c.train_presets)} presets, "
+                f"house rules {c.house_share:g}{focus})")  # fmt: skip
     return f"{c.preset} agent"
 
 

@@ -1,0 +1,92 @@
+"""Where a universal run trains most: house-rule sets drawn in proportion to the games its agent loses there.
+
+Why: spreading more PPO evenly over every house-rule set the generator draws taught the
+universal agent little (docs/research/experiments.md: a third stage at 80% house-rule
+matches moved the held-out sets from 0.765 to 0.784 against rule), while 30 minutes on
+one set it played badly lifted that set far (its exploiter on held-out set 7, 0.73
+against rule where the agent won 0.21). So, as prioritized level replay does for
+procedurally generated levels (Jiang et al., 2021), a run with ``focus_sets = N`` first
+plays the agent it starts from against the rule bot on N training house-rule sets
+(never a held-out one: :func:`smear_env.house_rules.training_rule_sets`), then draws its
+house-rule matches from those sets in proportion to the games it lost on each, smoothed
+(Laplace: a set it never lost keeps a small share, one it always lost a large one).
+
+The sets and their scores are part of the run's checkpoint (a resumed run draws from the
+same sets) and of ``focus.json`` in its folder, for a reader to see where it trained.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from smear_env.house_rules import changes_from, describe_changes, first_distinct, training_rule_sets
+from smear_env.rules import Rules, get_rules
+from training.evaluate.seeds import derive_seed
+
+FOCUS_FILE = "focus.json"
+
+
+@dataclass(frozen=True)
+class FocusSet:
+    """One house-rule set of a focused run: its rules, how its starting agent fared there, its share of draws."""
+
+    preset: str
+    changes: dict[str, Any]
+    games: int
+    won: float  # the starting agent's wins against the rule bot (a drawn game counts half)
+    weight: float  # share of the run's house-rule matches played under these rules
+
+    def rules(self) -> Rules:
+        return get_rules(self.preset, **self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FocusSet:
+        changes = {k: _tuples(v) for k, v in data["changes"].items()}  # JSON lists back to the engine's tuples
+        return cls(data["preset"], changes, int(data["games"]), float(data["won"]), float(data["weight"]))
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def loss_weights(won: Sequence[float], games: Sequence[int]) -> list[float]:
+    """Each set's share of draws: its smoothed share of games lost, ``(lost + 1) / (games + 2)``, normalised."""
+    raw = [(n - w + 1) / (n + 2) for w, n in zip(won, games)]
+    total = sum(raw)
+    return [r / total for r in raw]
+
+
+def focus_rule_sets(count: int, seed: int, presets: Sequence[str]) -> list[Rules]:
+    """``count`` distinct training house-rule sets of ``presets`` (never held out), the same for the same seed."""
+    return first_distinct(training_rule_sets(derive_seed("focus", seed), tuple(presets)), count)
+
+
+def score_focus_sets(
+    agent: str, count: int, games: int, seed: int, presets: Sequence[str], log: Any = print
+) -> list[FocusSet]:
+    """Play ``agent`` against the rule bot on ``count`` training sets (``games`` duplicate games each, deals from
+    ``seed``) and weight each set by the games it lost there."""
+    from training.evaluate import evaluate
+
+    sets = focus_rule_sets(count, seed, presets)
+    wins: list[float] = []
+    for k, rules in enumerate(sets):
+        result = evaluate(agent, "rule", rules.name, games, derive_seed("focus games", seed, k), workers=1,
+                          rule_overrides=changes_from(rules))  # fmt: skip
+        wins.append(result.a.win_rate.value * games)
+        log(f"focus set {k + 1}/{count}: {rules.name}, {describe_changes(rules)}: won {wins[-1]:g} of {games}")
+    weights = loss_weights(wins, [games] * len(sets))
+    return [FocusSet(r.name, changes_from(r), games, w, p) for r, w, p in zip(sets, wins, weights)]
+
+
+def write_focus(folder: Path, focus: Sequence[FocusSet]) -> None:
+    """``focus.json``: the sets a run draws its house-rule matches from, most drawn first."""
+    ordered = sorted(focus, key=lambda f: -f.weight)
+    (folder / FOCUS_FILE).write_text(json.dumps([f.to_dict() for f in ordered], indent=1, default=list) + "\n")
