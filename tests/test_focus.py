@@ -33,6 +33,7 @@ def test_a_set_is_drawn_in_proportion_to_the_games_lost_there_smoothed() -> None
     # won 10, 5 and 0 of 10: lost 0, 5 and 10, smoothed to 1/12, 6/12 and 11/12 of a draw
     assert loss_weights([10, 5, 0], [10, 10, 10]) == pytest.approx([1 / 18, 6 / 18, 11 / 18])
     assert loss_weights([4, 4], [4, 4]) == pytest.approx([0.5, 0.5])  # never lost anywhere: even shares, not none
+    assert loss_weights([10, 5, 0], [10, 10, 10], power=2) == pytest.approx([1 / 158, 36 / 158, 121 / 158])
 
 
 def test_focus_sets_are_distinct_training_sets_of_the_runs_presets_the_same_for_a_seed() -> None:
@@ -106,6 +107,7 @@ def test_a_focused_run_scores_its_start_then_plays_only_those_sets_and_resumes_w
         ({"focus_sets": 4, "init_from": "a.pt", "house_rules": {"target_score": 21}}, "plays house_rules already"),
         ({"focus_sets": 4, "init_from": "a.pt", "focus_games": 3}, "focus_games = 3: expected an even number"),
         ({"focus_sets": -1}, "focus_sets = -1: expected zero or more"),
+        ({"focus_sets": 4, "init_from": "a.pt", "focus_power": -1.0}, "focus_power = -1.0: expected zero"),
     ],
 )
 def test_a_focused_run_is_checked_before_it_starts(change: dict, message: str) -> None:

@@ -48,6 +48,7 @@ class TrainConfig:
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
     focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
+    focus_power: float = 2.0  # focus_sets: a set's weight is its smoothed share of games lost to this power
     # --- network
     hidden: list[int] = field(default_factory=lambda: [256, 256])  # widths of the MLP trunk's hidden layers
     card_head: int = 0  # train a card head reading this many card features (15 or 18; 0 = the plain MLP alone)
@@ -197,6 +198,7 @@ def _validate_universal(c: TrainConfig) -> None:
     need(c.focus_sets >= 0, "focus_sets", "expected zero or more house-rule sets")
     if c.focus_sets:
         need(c.focus_games >= 2 and c.focus_games % 2 == 0, "focus_games", "expected an even number >= 2 (deal pairs)")
+        need(c.focus_power >= 0, "focus_power", "expected zero (every set alike) or more")
         need(bool(c.init_from), "focus_sets", "the sets are scored by the agent the run starts from: set init_from")
         need(c.house_share > 0, "focus_sets", "focused sets are drawn for house-rule matches: expected house_share > 0")
         need(not c.house_rules, "focus_sets", "every match plays house_rules already: expected 0 with house_rules")

@@ -498,7 +498,7 @@ def _score_focus(c: TrainConfig) -> list[FocusSet]:
         return []
     print(f"Scoring {c.init_from} against the rule bot on {c.focus_sets} training house-rule sets "
           f"({c.focus_games} games each): its house-rule matches are drawn by the games it loses there")  # fmt: skip
-    return score_focus_sets(c.init_from, c.focus_sets, c.focus_games, c.seed, c.train_presets,
+    return score_focus_sets(c.init_from, c.focus_sets, c.focus_games, c.seed, c.train_presets, c.focus_power,
                             log=lambda line: print(line, flush=True))  # fmt: skip
 
 
