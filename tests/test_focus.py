@@ -113,3 +113,16 @@ def test_a_focused_run_scores_its_start_then_plays_only_those_sets_and_resumes_w
 def test_a_focused_run_is_checked_before_it_starts(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         config_from_dict({**TINY, **change})
+
+
+def test_an_agent_that_cannot_start_the_run_is_refused_before_any_set_is_scored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def scored(*args: object, **kwargs: object) -> None:
+        raise AssertionError("scored before the start agent was checked")
+
+    monkeypatch.setattr(ppo, "score_focus_sets", scored)
+    config = config_from_dict({**TINY, "init_from": str(tmp_path / "missing.pt"), "focus_sets": 3})
+    with pytest.raises(ValueError, match="init_from"):
+        Trainer(config, tmp_path / "run")
+    assert not (tmp_path / "run").exists()

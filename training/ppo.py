@@ -113,6 +113,8 @@ class Trainer:
         self.curve_written = resume is not None  # a new run starts its own curve.csv, a resumed one adds to its own
         self.rng = np.random.default_rng(c.seed)
         self.remote = c.workers > 0  # collection in Ray workers (training.collection)
+        if resume is None and c.init_from:
+            self._load_weights(c.init_from)  # first: an agent that cannot start the run is refused before scoring
         self.focus = _saved_focus(data) if resume is not None else _score_focus(c)
         self.collector: Any = (
             RayCollection(c, self.rules, self.rng, address, self.focus)
@@ -121,8 +123,6 @@ class Trainer:
         )
         if resume is not None:
             self._restore(data, str(resume))
-        elif c.init_from:
-            self._load_weights(c.init_from)
         self.out.mkdir(parents=True, exist_ok=True)  # only now: a refused run leaves no empty folder behind
         if self.focus:
             write_focus(self.out, self.focus)
