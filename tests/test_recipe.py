@@ -16,7 +16,7 @@ from training import train  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
-from training.recipe import RecipeRun, load_recipe, recipes_dir, stage_config  # noqa: E402
+from training.recipe import RecipeRun, load_recipe, recipes_dir, stage_config, start_from_run  # noqa: E402
 
 DEFAULTS = """
 [defaults]
@@ -95,6 +95,28 @@ def test_a_rerun_skips_finished_stages_and_resumes_the_one_under_way(tmp_path: P
     assert (out / "1_teach" / "agent.pt").stat().st_mtime_ns == first  # not run again
     assert load_checkpoint(out / "2_ppo" / "agent.pt")["step"] >= 256  # went on to its budget
     assert [s["name"] for s in load_checkpoint(agent)["recipe"]["stages"]] == ["teach", "ppo"]
+
+
+def test_a_recipe_that_extends_another_takes_its_finished_stages_and_runs_only_its_own(tmp_path: Path, capsys) -> None:
+    RecipeRun(load_recipe(write(tmp_path, TEACH + PPO, "base")), tmp_path / "base").run(progress=False)
+    longer = write(tmp_path, TEACH + PPO.replace("total_steps = 256", "total_steps = 128") + FROZEN, "longer")
+    train.main(["--recipe", str(longer), "--out", str(tmp_path / "longer"), "--start-from", str(tmp_path / "base"),
+                "--no-progress"])  # fmt: skip
+    assert "stages teach taken from" in capsys.readouterr().out  # ppo differs: run again, and all after it
+    teach = load_checkpoint(tmp_path / "longer" / "1_teach" / "agent.pt")["model"]
+    base = load_checkpoint(tmp_path / "base" / "1_teach" / "agent.pt")["model"]
+    assert all(torch.equal(teach[k], base[k]) for k in base)
+    record = load_checkpoint(tmp_path / "longer" / "agent.pt")["recipe"]
+    assert [s["name"] for s in record["stages"]] == ["teach", "ppo", "frozen"] and record["name"] == "longer"
+    assert record["stages"][1]["config"]["init_from"] == str(tmp_path / "longer" / "1_teach" / "agent.pt")
+    with pytest.raises(ValueError, match="holds a run already"):
+        start_from_run(load_recipe(longer), tmp_path / "longer", tmp_path / "base")
+    other = load_recipe(write(tmp_path, PPO, "other"))
+    with pytest.raises(ValueError, match="did not finish this recipe's first stage 'ppo'"):
+        start_from_run(other, tmp_path / "other", tmp_path / "base")
+    with pytest.raises(ValueError, match="not a recipe run folder"):
+        start_from_run(other, tmp_path / "other", tmp_path / "nowhere")
+    assert_refused(train.main, ["--start-from", str(tmp_path / "base")], capsys, "it goes with --recipe")
 
 
 def tomlish(text: str) -> dict:

@@ -26,6 +26,10 @@ again after a crash or a stop and finished stages are skipped, and the stage und
 resumes from its last checkpoint (a distill stage starts over). A finished stage whose
 recipe entry has since changed is refused, naming it, rather than silently reused.
 
+A recipe that extends another (the same first stages, then more) can take the finished stages of
+that recipe's run instead of running them again: ``--start-from RUN_DIR`` copies them into a new
+``DIR`` (:func:`start_from_run`), each checked entry for entry against this recipe's.
+
 At the end ``DIR/agent.pt`` (and its torch-free export ``DIR/agent.npz``) is the last
 stage's agent with a ``recipe`` record: the recipe's text, and for each stage its config,
 training minutes, decisions, evaluations, code version and dates.
@@ -304,6 +308,41 @@ class RecipeRun:
         agent = save_checkpoint(self.out / "agent.pt", keep)
         export_checkpoint(agent, self.out / "agent.npz")
         return agent
+
+
+def start_from_run(recipe: Recipe, out: str | Path, source: str | Path) -> list[str]:
+    """Copy into a new run folder ``out`` the finished stages of another recipe's run ``source`` that are this
+    recipe's first stages, entry for entry (a recipe that extends another need not run its stages again).
+
+    Returns the names of the stages taken, in order; a stage after one that differs is never taken (it
+    started from the stage before it). ``ValueError`` when ``out`` holds a run already, or none is taken.
+    """
+    out, source = Path(out), Path(source)
+    if (out / STATE_FILE).exists():
+        raise ValueError(f"--start-from fills a new run folder: {str(out)!r} holds a run already")
+    try:
+        done = json.loads((source / STATE_FILE).read_text())["stages"]
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
+        raise ValueError(f"--start-from {str(source)!r}: not a recipe run folder ({STATE_FILE}: {err})") from None
+    taken: dict[str, Any] = {}
+    for index, stage in enumerate(recipe.stages):
+        record, folder = done.get(stage.name), source / stage_dir_name(stage, index)
+        if not isinstance(record, dict) or record.get("entry") != stage.entry() or not folder.is_dir():
+            break
+        taken[stage.name] = record
+    if not taken:
+        first = recipe.stages[0]
+        raise ValueError(f"--start-from {str(source)!r}: its run did not finish this recipe's first stage "
+                         f"{first.name!r} as the recipe states it ({first.entry()})")  # fmt: skip
+    targets = [out / stage_dir_name(stage, index) for index, stage in enumerate(recipe.stages[: len(taken)])]
+    if any(target.exists() for target in targets):
+        raise ValueError(f"--start-from fills a new run folder: {str(out)!r} holds stage folders already")
+    for index, stage in enumerate(recipe.stages[: len(taken)]):
+        shutil.copytree(source / stage_dir_name(stage, index), out / stage_dir_name(stage, index))
+    state = {"recipe": recipe.name, "stages": taken, "started_from": str(source)}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / STATE_FILE).write_text(json.dumps(state, indent=2, sort_keys=True))
+    return list(taken)
 
 
 def stage_dir_name(stage: Stage, index: int) -> str:

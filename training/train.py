@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", help="checkpoint.pt of a run to continue")
     p.add_argument("--recipe", help="a recipe (a TOML file, or a shipped recipe's name): every stage in order, "
                    "resuming where it stopped (configs/recipes/)")  # fmt: skip
+    p.add_argument("--start-from", metavar="RUN_DIR", default=None,
+                   help="with --recipe, into a new --out: take the finished stages of another recipe's run that "
+                   "are this recipe's first stages, instead of running them again")  # fmt: skip
     p.add_argument("--workers", type=int_at_least(0), default=None,
                    help="Ray processes collecting experience (the config's workers; 0: this process)")  # fmt: skip
     p.add_argument("--address", default="",
@@ -62,6 +65,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.recipe:
         run_recipe(parser, args)
         return
+    if args.start_from:
+        parser.error("--start-from takes finished stages of a recipe's run: it goes with --recipe")
     try:
         if args.resume:
             check_readable_file(args.resume, "--resume checkpoint")
@@ -88,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--recipe``: every stage of a recipe in ``--out`` (default ``runs/<recipe name>``), resumable."""
-    from training.recipe import RecipeRun, load_recipe
+    from training.recipe import RecipeRun, load_recipe, start_from_run
 
     if args.resume or args.overrides or args.config:
         parser.error("--recipe runs the recipe's own stages: --config, --set and --resume do not go with it "
@@ -96,6 +101,9 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     try:
         recipe = load_recipe(args.recipe)
         out = check_output_folder(Path(args.out or f"runs/{recipe.name}"), "--out folder")
+        if args.start_from:
+            taken = start_from_run(recipe, out, args.start_from)
+            print(f"[recipe {recipe.name}] stages {', '.join(taken)} taken from {args.start_from}")
         run = RecipeRun(recipe, out, workers=args.workers, address=args.address)
     except ValueError as err:
         parser.error(str(err))
