@@ -116,6 +116,10 @@ def test_a_recipe_that_extends_another_takes_its_finished_stages_and_runs_only_i
         start_from_run(other, tmp_path / "other", tmp_path / "base")
     with pytest.raises(ValueError, match="not a recipe run folder"):
         start_from_run(other, tmp_path / "other", tmp_path / "nowhere")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "recipe.json").write_text('{"stages": ["teach"]}')
+    with pytest.raises(ValueError, match="not a recipe run folder .*its stages are not a table"):
+        start_from_run(other, tmp_path / "other", tmp_path / "broken")
     assert_refused(train.main, ["--start-from", str(tmp_path / "base")], capsys, "it goes with --recipe")
 
 

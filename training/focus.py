@@ -73,7 +73,7 @@ def focus_rule_sets(count: int, seed: int, presets: Sequence[str]) -> list[Rules
 
 
 def score_focus_sets(
-    agent: str, count: int, games: int, seed: int, presets: Sequence[str], power: float = 1.0, log: Any = print
+    agent: str, count: int, games: int, seed: int, presets: Sequence[str], power: float, log: Any = print
 ) -> list[FocusSet]:
     """Play ``agent`` against the rule bot on ``count`` training sets (``games`` duplicate games each, deals from
     ``seed``) and weight each set by the games it lost there (:func:`loss_weights`)."""

@@ -322,6 +322,8 @@ def start_from_run(recipe: Recipe, out: str | Path, source: str | Path) -> list[
         raise ValueError(f"--start-from fills a new run folder: {str(out)!r} holds a run already")
     try:
         done = json.loads((source / STATE_FILE).read_text())["stages"]
+        if not isinstance(done, dict):
+            raise TypeError("its stages are not a table")
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as err:
         raise ValueError(f"--start-from {str(source)!r}: not a recipe run folder ({STATE_FILE}: {err})") from None
     taken: dict[str, Any] = {}
