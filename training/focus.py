@@ -21,7 +21,7 @@ same sets) and of ``focus.json`` in its folder, for a reader to see where it tra
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -73,7 +73,13 @@ def focus_rule_sets(count: int, seed: int, presets: Sequence[str]) -> list[Rules
 
 
 def score_focus_sets(
-    agent: str, count: int, games: int, seed: int, presets: Sequence[str], power: float, log: Any = print
+    agent: str,
+    count: int,
+    games: int,
+    seed: int,
+    presets: Sequence[str],
+    power: float,
+    log: Callable[[str], None] = print,
 ) -> list[FocusSet]:
     """Play ``agent`` against the rule bot on ``count`` training sets (``games`` duplicate games each, deals from
     ``seed``) and weight each set by the games it lost there (:func:`loss_weights`)."""

@@ -246,10 +246,7 @@ class RecipeRun:
         return state
 
     def _save_state(self) -> None:
-        self.out.mkdir(parents=True, exist_ok=True)
-        partial = self.out / (STATE_FILE + ".partial")
-        partial.write_text(json.dumps(self.state, indent=2, sort_keys=True))
-        partial.replace(self.out / STATE_FILE)
+        _write_state(self.out, self.state)
 
     def run(self, progress: bool = True) -> Path:
         """Run every stage not yet done; returns the final agent's path."""
@@ -341,10 +338,16 @@ def start_from_run(recipe: Recipe, out: str | Path, source: str | Path) -> list[
         raise ValueError(f"--start-from fills a new run folder: {str(out)!r} holds stage folders already")
     for index, stage in enumerate(recipe.stages[: len(taken)]):
         shutil.copytree(source / stage_dir_name(stage, index), out / stage_dir_name(stage, index))
-    state = {"recipe": recipe.name, "stages": taken, "started_from": str(source)}
-    out.mkdir(parents=True, exist_ok=True)
-    (out / STATE_FILE).write_text(json.dumps(state, indent=2, sort_keys=True))
+    _write_state(out, {"recipe": recipe.name, "stages": taken, "started_from": str(source)})
     return list(taken)
+
+
+def _write_state(out: Path, state: dict[str, Any]) -> None:
+    """``recipe.json``, replaced whole: a stop while writing leaves the old one, never half a file."""
+    out.mkdir(parents=True, exist_ok=True)
+    partial = out / (STATE_FILE + ".partial")
+    partial.write_text(json.dumps(state, indent=2, sort_keys=True))
+    partial.replace(out / STATE_FILE)
 
 
 def stage_dir_name(stage: Stage, index: int) -> str:
