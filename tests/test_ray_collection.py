@@ -12,9 +12,11 @@ ray = pytest.importorskip("ray")
 
 from smear_env.house_rules import fingerprint  # noqa: E402
 from smear_env.rules import rules_from_dict  # noqa: E402
+from training import focus  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.collection import worker_games  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
+from training.focus import score_focus_sets  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 
 TINY = {
@@ -50,12 +52,23 @@ def test_a_run_with_workers_resumes_to_the_weights_of_a_straight_run(tmp_path: P
     assert all(torch.equal(a[k], b[k]) for k in a)
 
 
-def test_a_focused_run_s_workers_play_only_its_focus_sets(tmp_path: Path) -> None:
+def test_a_focused_run_s_workers_score_its_sets_as_one_process_does_and_play_only_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     start = {**TINY, "workers": 0, "teacher": "", "total_steps": 96}
     Trainer(config_from_dict(start), tmp_path / "start").run(progress=False)
-    focused = {**TINY, "teacher": "", "house_share": 1.0, "focus_sets": 2, "focus_games": 2,
+    focused = {**TINY, "teacher": "", "house_share": 1.0, "focus_sets": 3, "focus_games": 2,
                "init_from": str(tmp_path / "start" / "agent.pt")}  # fmt: skip
-    trainer = Trainer(config_from_dict(focused), tmp_path / "focused")
+    c = config_from_dict(focused)
+    here = score_focus_sets(c.init_from, c.focus_sets, c.focus_games, c.seed, c.train_presets, c.focus_power,
+                            log=lambda line: None)  # fmt: skip
+
+    def not_here(*args: object) -> None:
+        raise AssertionError("a run with workers scores its sets in them")
+
+    monkeypatch.setattr(focus, "_here", not_here)
+    trainer = Trainer(c, tmp_path / "focused")
+    assert trainer.focus == here
     trainer.collector.collect(96, trainer.net.state_dict())
     sets = {fingerprint(f.rules()) for f in trainer.focus}
     workers = trainer.collector.state_dict()["workers"]

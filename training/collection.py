@@ -125,6 +125,20 @@ class CollectorWorker:
         self.collector.load_state_dict(state["collector"])
 
 
+def start_ray(workers: int, address: str = "") -> Any:
+    """The ``ray`` module, started if it is not: joining the cluster at ``address``, else on this machine with
+    ``workers`` CPUs (one per worker: the learner's own process is not one of them)."""
+    import ray
+
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+        if address:
+            ray.init(address=address, **options)
+        else:
+            ray.init(num_cpus=workers, **options)
+    return ray
+
+
 class RayCollection:
     """The learner's side of collection in Ray workers: what :class:`training.ppo.Trainer` asks of a collector."""
 
@@ -138,15 +152,7 @@ class RayCollection:
         address: str = "",
         focus: Sequence[FocusSet] = (),
     ) -> None:
-        import ray
-
-        if not ray.is_initialized():
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-            if address:
-                ray.init(address=address, **options)
-            else:
-                ray.init(num_cpus=config.workers, **options)
-        self._ray = ray
+        ray = self._ray = start_ray(config.workers, address)
         actor = ray.remote(num_cpus=1)(CollectorWorker)
         games = worker_games(config.num_games, config.workers)
         seeds = seed_seq.integers(2**62, size=config.workers)  # one stream per worker, drawn from the run's

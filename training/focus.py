@@ -21,7 +21,8 @@ same sets) and of ``focus.json`` in its folder, for a reader to see where it tra
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -80,20 +81,62 @@ def score_focus_sets(
     presets: Sequence[str],
     power: float,
     log: Callable[[str], None] = print,
+    workers: int = 0,
+    address: str = "",
 ) -> list[FocusSet]:
     """Play ``agent`` against the rule bot on ``count`` training sets (``games`` duplicate games each, deals from
-    ``seed``) and weight each set by the games it lost there (:func:`loss_weights`)."""
-    from training.evaluate import evaluate
+    ``seed``) and weight each set by the games it lost there (:func:`loss_weights`).
 
+    ``workers`` > 0 plays the sets in Ray tasks, that many at a time on this machine or spread over the cluster at
+    ``address``, as the run's collection is: scoring hundreds of sets one after another would otherwise be the
+    serial part of a run whose PPO a cluster speeds up. The deals are the same, so the scores are too.
+    """
     sets = focus_rule_sets(count, seed, presets)
-    wins: list[float] = []
-    for k, rules in enumerate(sets):
-        result = evaluate(agent, "rule", rules.name, games, derive_seed("focus games", seed, k), workers=1,
-                          rule_overrides=changes_from(rules))  # fmt: skip
-        wins.append(result.a.win_rate.value * games)
-        log(f"focus set {k + 1}/{count}: {rules.name}, {describe_changes(rules)}: won {wins[-1]:g} of {games}")
+    deals = [derive_seed("focus games", seed, k) for k in range(len(sets))]
+    played = _in_ray(agent, sets, games, deals, workers, address) if workers > 0 else _here(agent, sets, games, deals)
+    wins = [0.0] * len(sets)
+    for done, (k, won) in enumerate(played, 1):
+        wins[k] = won
+        log(f"focus set {done}/{count} (#{k + 1}): {sets[k].name}, {describe_changes(sets[k])}: won {won:g} of {games}")
     weights = loss_weights(wins, [games] * len(sets), power)
     return [FocusSet(r.name, changes_from(r), games, w, p) for r, w, p in zip(sets, wins, weights)]
+
+
+def score_set(agent: str, rules: Rules, games: int, deal_seed: int) -> float:
+    """The games ``agent`` wins against the rule bot under ``rules`` (a drawn game counts half)."""
+    from training.evaluate import evaluate
+
+    result = evaluate(agent, "rule", rules.name, games, deal_seed, workers=1, rule_overrides=changes_from(rules))
+    return result.a.win_rate.value * games
+
+
+def _here(agent: str, sets: Sequence[Rules], games: int, deals: Sequence[int]) -> Iterator[tuple[int, float]]:
+    for k, (rules, deal_seed) in enumerate(zip(sets, deals)):
+        yield k, score_set(agent, rules, games, deal_seed)
+
+
+def _in_ray(
+    agent: str, sets: Sequence[Rules], games: int, deals: Sequence[int], workers: int, address: str
+) -> Iterator[tuple[int, float]]:
+    """Each set a Ray task, yielded as it finishes; the agent's file travels in Ray's object store, so a node of
+    a cluster needs no copy of it on disk."""
+    from training.collection import start_ray
+
+    ray = start_ray(workers, address)
+    task = ray.remote(num_cpus=1)(_score_set_from_bytes)
+    data = ray.put(Path(agent).read_bytes())
+    pending = {task.remote(data, Path(agent).suffix, rules, games, deal_seed): k
+               for k, (rules, deal_seed) in enumerate(zip(sets, deals))}  # fmt: skip
+    while pending:
+        (ready,), _ = ray.wait(list(pending), num_returns=1)
+        yield pending.pop(ready), float(ray.get(ready))
+
+
+def _score_set_from_bytes(data: bytes, suffix: str, rules: Rules, games: int, deal_seed: int) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        agent = Path(folder) / f"agent{suffix}"
+        agent.write_bytes(data)
+        return score_set(str(agent), rules, games, deal_seed)
 
 
 def write_focus(folder: Path, focus: Sequence[FocusSet]) -> None:

@@ -115,7 +115,7 @@ class Trainer:
         self.remote = c.workers > 0  # collection in Ray workers (training.collection)
         if resume is None and c.init_from:
             self._load_weights(c.init_from)  # first: an agent that cannot start the run is refused before scoring
-        self.focus = _saved_focus(data) if resume is not None else _score_focus(c)
+        self.focus = _saved_focus(data) if resume is not None else _score_focus(c, address)
         self.collector: Any = (
             RayCollection(c, self.rules, self.rng, address, self.focus)
             if self.remote
@@ -492,14 +492,15 @@ class Trainer:
         return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
 
 
-def _score_focus(c: TrainConfig) -> list[FocusSet]:
-    """A focused run's house-rule sets, scored by the agent it starts from (none unless ``focus_sets``)."""
+def _score_focus(c: TrainConfig, address: str) -> list[FocusSet]:
+    """A focused run's house-rule sets, scored by the agent it starts from (none unless ``focus_sets``), in the
+    run's Ray workers when it has them."""
     if not c.focus_sets:
         return []
     print(f"Scoring {c.init_from} against the rule bot on {c.focus_sets} training house-rule sets "
           f"({c.focus_games} games each): its house-rule matches are drawn by the games it loses there")  # fmt: skip
     return score_focus_sets(c.init_from, c.focus_sets, c.focus_games, c.seed, c.train_presets, c.focus_power,
-                            log=lambda line: print(line, flush=True))  # fmt: skip
+                            log=lambda line: print(line, flush=True), workers=c.workers, address=address)  # fmt: skip
 
 
 def _saved_focus(data: dict[str, Any]) -> list[FocusSet]:
