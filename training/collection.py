@@ -32,6 +32,7 @@ from smear_env.signature import AnyRules, network_signature
 from training.config import TrainConfig, opponent_mix
 from training.focus import FocusSet
 from training.model import make_network
+from training.ray_start import start_ray
 from training.rules_draw import RulesDraw
 from training.selfplay import Batch, Collector, torch_policy
 from training.teachers import make_teacher
@@ -123,20 +124,6 @@ class CollectorWorker:
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.rng.bit_generator.state = state["rng"]
         self.collector.load_state_dict(state["collector"])
-
-
-def start_ray(workers: int, address: str = "") -> Any:
-    """The ``ray`` module, started if it is not: joining the cluster at ``address``, else on this machine with
-    ``workers`` CPUs (one per worker: the learner's own process is not one of them)."""
-    import ray
-
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
-        if address:
-            ray.init(address=address, **options)
-        else:
-            ray.init(num_cpus=workers, **options)
-    return ray
 
 
 class RayCollection:

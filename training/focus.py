@@ -30,6 +30,7 @@ from typing import Any
 from smear_env.house_rules import changes_from, describe_changes, first_distinct, training_rule_sets
 from smear_env.rules import Rules, get_rules
 from training.evaluate.seeds import derive_seed
+from training.ray_start import start_ray
 
 FOCUS_FILE = "focus.json"
 
@@ -120,8 +121,6 @@ def _in_ray(
 ) -> Iterator[tuple[int, float]]:
     """Each set a Ray task, yielded as it finishes; the agent's file travels in Ray's object store, so a node of
     a cluster needs no copy of it on disk."""
-    from training.collection import start_ray
-
     ray = start_ray(workers, address)
     task = ray.remote(num_cpus=1)(_score_set_from_bytes)
     data = ray.put(Path(agent).read_bytes())
