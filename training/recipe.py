@@ -333,11 +333,11 @@ def start_from_run(recipe: Recipe, out: str | Path, source: str | Path) -> list[
         first = recipe.stages[0]
         raise ValueError(f"--start-from {str(source)!r}: its run did not finish this recipe's first stage "
                          f"{first.name!r} as the recipe states it ({first.entry()})")  # fmt: skip
-    targets = [out / stage_dir_name(stage, index) for index, stage in enumerate(recipe.stages[: len(taken)])]
-    if any(target.exists() for target in targets):
+    names = [stage_dir_name(stage, index) for index, stage in enumerate(recipe.stages[: len(taken)])]
+    if any((out / name).exists() for name in names):
         raise ValueError(f"--start-from fills a new run folder: {str(out)!r} holds stage folders already")
-    for index, stage in enumerate(recipe.stages[: len(taken)]):
-        shutil.copytree(source / stage_dir_name(stage, index), out / stage_dir_name(stage, index))
+    for name in names:
+        shutil.copytree(source / name, out / name)
     _write_state(out, {"recipe": recipe.name, "stages": taken, "started_from": str(source)})
     return list(taken)
 

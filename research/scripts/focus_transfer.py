@@ -19,9 +19,8 @@ import json
 from pathlib import Path
 
 from smear_env.house_rules import describe_changes
-from training.evaluate import evaluate
 from training.evaluate.seeds import derive_seed
-from training.focus import FocusSet
+from training.focus import FocusSet, score_set
 
 
 def transfer(focus_file: Path, before: str, after: str, top: int, games: int, seed: int) -> list[tuple[str, ...]]:
@@ -30,11 +29,8 @@ def transfer(focus_file: Path, before: str, after: str, top: int, games: int, se
     rows = []
     for k, focus in enumerate(sets[:top]):
         rules = focus.rules()
-        won = [
-            evaluate(agent, "rule", rules.name, games, derive_seed("focus transfer", seed, k), workers=1,
-                     rule_overrides=focus.changes).a.win_rate.value
-            for agent in (before, after)
-        ]  # fmt: skip
+        deals = derive_seed("focus transfer", seed, k)
+        won = [score_set(agent, rules, games, deals) / games for agent in (before, after)]
         scored = focus.won / focus.games
         rows.append((f"{rules.name}: {describe_changes(rules)}", *(f"{w:.3f}" for w in (scored, *won))))
     return rows
