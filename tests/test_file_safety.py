@@ -167,7 +167,7 @@ def test_the_collector_state_rebuilds_every_match_in_flight_exactly(tmp_path: Pa
     policy = torch_policy(net, torch.device("cpu"))
     mix = {kind: 1.0 for kind in OPPONENT_KINDS}
     shipped = str(shipped_policy_path("ten_point"))  # the fixed kind: a neural agent, rebuilt from its file
-    original = Collector(rules, len(OPPONENT_KINDS) * 2, mix, np.random.default_rng(3), fixed_agent=shipped)
+    original = Collector(rules, len(OPPONENT_KINDS) * 3, mix, np.random.default_rng(3), fixed_agent=shipped)
     original.pool_size = 1
     original.matches = [original._new_match() for _ in original.matches]  # pool opponents too, now there is one
     original.collect(60, policy, [policy])
@@ -176,7 +176,7 @@ def test_the_collector_state_rebuilds_every_match_in_flight_exactly(tmp_path: Pa
     copy.load_state_dict(torch.load(tmp_path / "collector.pt", weights_only=True))
     copy.rng.bit_generator.state = original.rng.bit_generator.state
     copy.pool_size = 1
-    assert {m.opponent for m in original.matches} >= {"rule", "bold", "searchbid", "fixed"}
+    assert {m.opponent for m in original.matches} >= {"rule", "bold", "searchbid", "fixed", "neural"}
     for mine, theirs in zip(original.matches, copy.matches, strict=True):
         assert theirs.game.record() == mine.game.record() and theirs.roles == mine.roles
         assert {s: bot_state(b) for s, b in theirs.bots.items()} == {s: bot_state(b) for s, b in mine.bots.items()}

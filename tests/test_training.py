@@ -16,7 +16,7 @@ from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.actions import MOON  # noqa: E402
 from smear_env.game import OVER, Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
-from smear_env.rules import get_rules  # noqa: E402
+from smear_env.rules import Rules, get_rules  # noqa: E402
 from tests.policies import match_reward_added  # noqa: E402
 from training.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import TrainConfig, config_from_dict, load_config, opponent_mix, parse_overrides  # noqa: E402
@@ -321,6 +321,21 @@ def test_an_exploiter_trains_and_is_evaluated_against_one_fixed_agent(tmp_path: 
     assert curve[0].startswith("train_minutes") and {line.split(",")[2] for line in curve[1:]} == {"fixed"}
     resumed = Trainer(None, tmp_path / "y", resume=tmp_path / "x" / "checkpoint.pt")
     assert [m.game.record() for m in resumed.collector.matches] == [m.game.record() for m in trainer.collector.matches]
+
+
+@pytest.mark.parametrize(
+    ("rules", "shipped"),
+    [
+        (get_rules("minnesota"), "minnesota.npz"),  # a preset: its specialist
+        (get_rules("ten_point", target_score=21), "universal.npz"),  # a house rule: the universal agent
+    ],
+)
+def test_a_neural_opponent_is_the_agent_shipped_for_its_matchs_rules(rules: Rules, shipped: str) -> None:
+    """opp_neural: the side facing the learner is what ``make_agent("neural", rules)`` plays at a table."""
+    collector = Collector(rules, 3, {"neural": 1.0}, np.random.default_rng(0))
+    bots = [bot for m in collector.matches for bot in m.bots.values()]
+    assert {m.opponent for m in collector.matches} == {"neural"} and len(bots) == 3 * rules.num_players // 2
+    assert {Path(bot.path).name for bot in bots} == {shipped}
 
 
 @pytest.mark.parametrize(

@@ -69,6 +69,7 @@ class TrainConfig:
     opp_bold: float = 0.0  # the rule bot bidding its full estimate (contests every bid)
     opp_searchbid: float = 0.0  # search's rollout bids, rule play (0.1-0.2 s a bid: slows collection a lot)
     opp_fixed: float = 0.0  # the agent fixed_agent names, never updated (an exploiter trains against it alone)
+    opp_neural: float = 0.0  # the agent shipped for each match's rules: its preset's specialist, else the universal one
     fixed_agent: str = ""  # agent spec for opp_fixed and the "fixed" eval opponent: a bot name or a checkpoint path
     snapshot_every: int = 10  # updates between snapshots added to the pool
     pool_size: int = 10  # snapshots kept (oldest dropped first)

@@ -54,7 +54,9 @@ from training.model import CardHeadNet, PolicyValueNet, log_softmax_np, network_
 
 LEARNER = "learner"
 POOL = "pool"
-OPPONENT_KINDS = ("self", "pool", "rule", "random", "bold", "searchbid", "fixed")  # bots; fixed: Collector.fixed_agent
+#: who faces the learner: the policy, its pool, bots by name; fixed: Collector.fixed_agent; neural: the agent
+#: shipped for each match's rules (its preset's specialist, or the universal agent on a house-rule set)
+OPPONENT_KINDS = ("self", "pool", "rule", "random", "bold", "searchbid", "fixed", "neural")
 MAX_DEALS_PER_MATCH = 100  # a match still running after this many deals is abandoned (cautious bots may never end)
 
 
