@@ -134,7 +134,8 @@ def test_every_evaluation_file_the_docs_name_exists_and_every_stored_file_reads(
 
 UNIVERSAL_ROW = re.compile(
     r"^\| (?P<rules>[^|]+?) \| (?P<against>[^|]+?) \| (?P<games>\d+) \([^)]*\) \| (?P<won>[\d.]+ \[[\d.]+, [\d.]+\]) "
-    r"\| (?P<reward>[-+][\d.]+|-) \| `(?P<commit>[0-9a-f]{7})` of [\d-]+ \| `research/evals/(?P<file>[\w.-]+)` \|$"
+    r"\| (?P<reward>[-+][\d.]+|-) \| (?P<commits>`[0-9a-f]{7}` of [\d-]+(?:, `[0-9a-f]{7}` of [\d-]+)*) "
+    r"\| `research/evals/(?P<file>[\w.-]+)` \|$"
 )
 
 
@@ -147,8 +148,13 @@ def universal_rows() -> list[dict[str, str]]:
 def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() -> None:
     """One row a preset or house-rule set and opponent, each the shipped universal network's games."""
     rows = universal_rows()
-    assert len(rows) >= 40, "the universal agent's page lacks its results rows"
+    files = {p.name for p in EVALS.glob("universal_*_vs_*.json.gz") if not p.name.startswith("universal_choice_")}
+    assert {row["file"] for row in rows} == files, "a data file of the universal page has no row, or a row no file"
     shipped = load_policy(universal_policy_path()).fingerprint
     for row in rows:
-        check_row(row, f"{row['rules']} against {row['against']} on the universal agent's page", shipped, 0)
+        shown = f"{row['rules']} against {row['against']} on the universal agent's page"
+        commits = re.findall(r"`([0-9a-f]{7})`", row["commits"])
+        check_row(row | {"commit": commits[0]}, shown, shipped, 0)
+        measured = [run.code_version.split("+g")[-1][:7] for run in stored(row)[1]]
+        assert commits == list(dict.fromkeys(measured)), f"{shown}: the commits its runs were measured at"
     assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()

@@ -80,8 +80,8 @@ def summary(out: Path, prefix: str = "") -> str:
     """The results table of every match-up file in ``out``, as the agent's page shows it.
 
     One row a match-up: its rules (a preset, or a house-rule set with its changes), the
-    opponent, games and seed, the agent's win rate with its 95% interval, its hand reward
-    (points a hand over the opponent's, paired by deal), the commit it was measured at and the
+    opponent, games and seed (seeds, where a file pools runs), the agent's win rate with its 95% interval, its hand
+    reward (points a hand over the opponent's, paired by deal), the commits it was measured at and the
     file (named ``research/evals/<prefix><match-up>.json.gz``, where the page keeps it).
     """
     lines = ["| rules | against | games (seed) | won [95% interval] | points a hand | code measured | data |",
@@ -93,10 +93,11 @@ def summary(out: Path, prefix: str = "") -> str:
         name = path.name.removesuffix(".json.gz")
         rules = f"house set {name[5:].split('_')[0]}: `{first.preset}`, {changes}" if changes else f"`{first.preset}`"
         reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
-        commit = first.code_version.split("+g")[-1][:7]
+        commits = dict.fromkeys(run.code_version.split("+g")[-1][:7] for run in runs)  # a pooled file's, in order
+        measured = ", ".join(f"`{commit}` of {_commit_date(commit)}" for commit in commits)
         seeds = ", ".join(str(run.seed) for run in runs)
         lines.append(f"| {rules} | {OPPONENT_NAMES.get(first.agent_b, first.agent_b)} | {pooled.games} (seed {seeds}) "
-                     f"| {pooled.win_rate.as_text()} | {reward} | `{commit}` of {_commit_date(commit)} "
+                     f"| {pooled.win_rate.as_text()} | {reward} | {measured} "
                      f"| `research/evals/{prefix}{name}.json.gz` |")  # fmt: skip
     return "\n".join(lines)
 
