@@ -158,3 +158,26 @@ def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() 
         measured = [run.code_version.split("+g")[-1][:7] for run in stored(row)[1]]
         assert commits == list(dict.fromkeys(measured)), f"{shown}: the commits its runs were measured at"
     assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+EXPLOITER_ROW = re.compile(
+    r"^  \| (?P<rules>[^|]+?) \| (?P<version>this version|the first version) \| (?P<command>[^|]+?) "
+    r"\| (?P<decisions>[\d.]+) M \| (?P<won>[\d.]+) \[(?P<low>[\d.]+), (?P<high>[\d.]+)\] "
+    r"\| `research/curves/(?P<file>[\w.-]+)` \|$"
+)
+
+
+@pytest.mark.skipif(universal_policy_path() is None, reason="this version ships no universal agent")
+def test_each_exploiter_on_the_universal_agents_page_is_its_curves_last_evaluation() -> None:
+    """An exploiter's row shows the 1000 games against the frozen agent that end its curve, and its decisions."""
+    rows = [m.groupdict() for m in map(EXPLOITER_ROW.match, (AGENTS / "universal.md").read_text().splitlines()) if m]
+    assert len(rows) >= 6, "the universal agent's page lacks its exploiter rows"
+    for row in rows:
+        lines = (ROOT / "research" / "curves" / row["file"]).read_text().splitlines()
+        header, *evaluations = [line.split(",") for line in lines]
+        final = dict(zip(header, [e for e in evaluations if e[header.index("opponent")] == "fixed"][-1]))
+        shown = f"{row['rules']} ({row['version']}) on the universal agent's page"
+        assert final["matches"] == "1000", shown
+        for page, curve in (("won", "win_rate"), ("low", "ci_low"), ("high", "ci_high")):
+            assert float(row[page]) == pytest.approx(float(final[curve]), abs=6e-4), f"{shown}: {page}"
+        assert float(row["decisions"]) == pytest.approx(int(final["step"]) / 1e6, abs=0.006), f"{shown}: decisions"
