@@ -9,6 +9,7 @@ and a new agent cannot ship without its page and rows (docs/agents/TEMPLATE.md).
 
 from __future__ import annotations
 
+import csv
 import fnmatch
 import re
 from functools import cache
@@ -155,7 +156,7 @@ def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() 
         shown = f"{row['rules']} against {row['against']} on the universal agent's page"
         commits = re.findall(r"`([0-9a-f]{7})`", row["commits"])
         check_row(row | {"commit": commits[0]}, shown, shipped, 0)
-        measured = [run.code_version.split("+g")[-1][:7] for run in stored(row)[1]]
+        measured = [version.split("+g")[-1][:7] for version in stored(row)[0].code_versions]
         assert commits == list(dict.fromkeys(measured)), f"{shown}: the commits its runs were measured at"
     assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()
 
@@ -173,9 +174,8 @@ def test_each_exploiter_on_the_universal_agents_page_is_its_curves_last_evaluati
     rows = [m.groupdict() for m in map(EXPLOITER_ROW.match, (AGENTS / "universal.md").read_text().splitlines()) if m]
     assert len(rows) >= 6, "the universal agent's page lacks its exploiter rows"
     for row in rows:
-        lines = (ROOT / "research" / "curves" / row["file"]).read_text().splitlines()
-        header, *evaluations = [line.split(",") for line in lines]
-        final = dict(zip(header, [e for e in evaluations if e[header.index("opponent")] == "fixed"][-1]))
+        with (ROOT / "research" / "curves" / row["file"]).open(newline="") as curve:
+            final = [evaluation for evaluation in csv.DictReader(curve) if evaluation["opponent"] == "fixed"][-1]
         shown = f"{row['rules']} ({row['version']}) on the universal agent's page"
         assert final["matches"] == "1000", shown
         for page, curve in (("won", "win_rate"), ("low", "ci_low"), ("high", "ci_high")):

@@ -93,7 +93,7 @@ def summary(out: Path, prefix: str = "") -> str:
         name = path.name.removesuffix(".json.gz")
         rules = f"house set {name[5:].split('_')[0]}: `{first.preset}`, {changes}" if changes else f"`{first.preset}`"
         reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
-        commits = dict.fromkeys(run.code_version.split("+g")[-1][:7] for run in runs)  # a pooled file's, in order
+        commits = dict.fromkeys(version.split("+g")[-1][:7] for version in pooled.code_versions)  # x, x.changes: one
         measured = ", ".join(f"`{commit}` of {_commit_date(commit)}" for commit in commits)
         seeds = ", ".join(str(run.seed) for run in runs)
         lines.append(f"| {rules} | {OPPONENT_NAMES.get(first.agent_b, first.agent_b)} | {pooled.games} (seed {seeds}) "
