@@ -64,6 +64,40 @@ def test_the_teacher_is_the_specialist_on_its_own_preset() -> None:
     np.testing.assert_allclose(taught, specialist.logits(obs_array, mask_array), rtol=0, atol=1e-4)
 
 
+def test_the_start_agent_teaches_every_rule_set_that_is_not_a_specialists_own() -> None:
+    """specialists_and_start: the specialist on its preset's exact rules, the frozen start agent on a house set."""
+    start = load_policy(shipped_policy_path("ten_point"))  # any agent whose logits differ from minnesota's
+    teacher = SpecialistTeacher(card_features=18, start=start)
+    preset, house = get_rules("minnesota"), get_rules("minnesota", target_score=31)
+    assert (teacher.who(preset), teacher.who(house)) == ("minnesota", "start")
+    game, observer = Game(house, seed=5), Observer(4)
+    obs = np.stack([observer.vector(game, game.current_player)])
+    masks = np.stack([action_mask(game.legal_mask())])
+    np.testing.assert_allclose(  # read under the real rules, as the start agent plays them
+        teacher(house, card_head_input(obs, house, 18), masks),
+        start.logits(obs, masks, card_head_input(obs, house, 18)[:, obs.shape[1] :].reshape(1, 54, 18)),
+        atol=1e-4,
+    )
+    specialist = load_policy(shipped_policy_path("minnesota"))
+    np.testing.assert_allclose(
+        teacher(preset, card_head_input(obs, preset, 18), masks), specialist.logits(obs, masks), atol=1e-4
+    )
+
+
+def test_a_run_taught_by_specialists_and_its_start_labels_house_sets_by_the_start_agent(
+    tmp_path: Path, universal_agent: Path
+) -> None:
+    config = config_from_dict({**TINY, "teacher": "specialists_and_start", "init_from": str(universal_agent)})
+    trainer = Trainer(config, tmp_path)
+    batch = trainer.collector.collect(96, trainer._learner_policy(), [])
+    assert batch.targets is not None and np.all(batch.targets[~batch.masks] < -1e8)
+    losses = trainer.distill_update(batch)
+    assert 0 <= losses["agreement"] <= 1
+    trainer.writer.close()
+    with pytest.raises(ValueError, match="teacher = 'specialists_and_start'.*set init_from"):
+        config_from_dict({**TINY, "teacher": "specialists_and_start"})
+
+
 def test_a_universal_run_resumes_to_the_same_weights(tmp_path: Path) -> None:
     config = config_from_dict(TINY)
     Trainer(config, tmp_path / "straight").run(progress=False)

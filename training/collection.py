@@ -30,6 +30,7 @@ import torch
 from smear_env.rules import get_rules
 from smear_env.signature import AnyRules, network_signature
 from training.config import TrainConfig, opponent_mix
+from training.export import policy_from_checkpoint
 from training.focus import FocusSet
 from training.model import make_network
 from training.ray_start import start_ray
@@ -65,7 +66,8 @@ def make_collector(
         draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus])
         extra |= {"draw_rules": draw, "card_features": c.card_head}
         if c.teacher and not imitate:
-            extra["teacher"] = make_teacher(c.teacher, c.card_head)
+            start = policy_from_checkpoint(c.init_from) if c.teacher == "specialists_and_start" else None
+            extra["teacher"] = make_teacher(c.teacher, c.card_head, start)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
                                   c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,
                                   match_reward=c.match_reward, late_start=0.0 if imitate else c.late_start,

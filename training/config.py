@@ -21,6 +21,7 @@ from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.checks import options_by_name
 from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
+from training.teachers import TEACHER_KINDS
 
 
 @options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
@@ -43,7 +44,7 @@ class TrainConfig:
     house_share: float = 0.5  # universal: share of matches under a house-rule set (smear_env.house_rules), else presets
     train_presets: list[str] = field(default_factory=lambda: list(BASE_PRESETS))  # universal: presets drawn (uniformly)
     eval_presets: list[str] = field(default_factory=list)  # universal: presets each evaluation plays; [] = preset alone
-    teacher: str = ""  # "specialists": fit each move to the shipped agent of its rules' preset (DAgger), not PPO
+    teacher: str = ""  # fit each move to a teacher's (DAgger), not PPO: a name of training.teachers.TEACHER_KINDS
     teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
@@ -176,7 +177,7 @@ def _validate(c: TrainConfig) -> None:
         _check_fixed_agent(c)
 
 
-TEACHERS = ("", "specialists")  # what a run may learn its moves from instead of PPO
+TEACHERS = ("", *TEACHER_KINDS)  # what a run may learn its moves from instead of PPO ("": PPO itself)
 
 
 def _validate_universal(c: TrainConfig) -> None:
@@ -188,6 +189,8 @@ def _validate_universal(c: TrainConfig) -> None:
 
     need(c.teacher in TEACHERS, "teacher", f"expected one of {', '.join(map(repr, TEACHERS))}")
     need(c.universal or not c.teacher, "teacher", "a teacher per rules' preset needs universal = true")
+    if c.teacher == "specialists_and_start":
+        need(bool(c.init_from), "teacher", "it teaches the house rules by the agent the run starts from: set init_from")
     need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
     need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
     need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")

@@ -32,7 +32,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -115,8 +115,16 @@ class Batch:
 PolicyFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 #: draws the rules of a new match from the collector's Generator (training one agent over many rule sets)
 RulesDraw = Callable[[np.random.Generator], Rules]
-#: a teacher: (rules, policy inputs [B, I] of matches under them, masks [B, A]) -> its masked logits [B, A]
-TeacherFn = Callable[[Rules, np.ndarray, np.ndarray], np.ndarray]
+
+
+class TeacherFn(Protocol):
+    """A teacher (training.teachers): its masked logits ``[B, A]`` for policy inputs ``[B, I]`` of one rule set."""
+
+    def __call__(self, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
+
+    def who(self, rules: Rules) -> str:
+        """The agent that teaches ``rules``: rows of rule sets with one teacher may be labelled in one batch."""
+        ...
 
 
 def match_outcomes(game: Any) -> list[float]:
@@ -317,15 +325,16 @@ class Collector:
             self._apply(i, int(action))
 
     def _labels(self, matches: list[Match], obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """The teacher's logits for each row, asked once per group: per teacher (the rules' preset) when the rows
-        hold their card features, else per rule set (the teacher reads them under the rules)."""
-        assert self.teacher is not None
+        """The teacher's logits for each row, asked once per group: per teacher when the rows hold their card
+        features, else per rule set (the teacher reads them under the rules)."""
+        teacher = self.teacher
+        assert teacher is not None
         out = np.empty(masks.shape, dtype=np.float32)
         by_rules: dict[Any, list[int]] = defaultdict(list)
         for k, m in enumerate(matches):
-            by_rules[m.game.rules.name if self.card_features else id(m.game.rules)].append(k)
+            by_rules[teacher.who(m.game.rules) if self.card_features else id(m.game.rules)].append(k)
         for rows in by_rules.values():
-            out[rows] = self.teacher(matches[rows[0]].game.rules, obs[rows], masks[rows])
+            out[rows] = teacher(matches[rows[0]].game.rules, obs[rows], masks[rows])
         return out
 
     def _input(self, m: Match, seat: int) -> np.ndarray:

@@ -8,6 +8,12 @@ to the specialist's policy there. On a house-rule set the teacher is its base pr
 specialist (``rules.name``), played on the real rules: its inputs are the real game's
 vector, and its card features are read under the real rules, so it sees what the table
 plays, though it was never trained on it. What it gets wrong there is PPO's to fix later.
+
+``specialists_and_start`` is for a later stage, once PPO has fixed it: the specialist still
+teaches its own preset's exact rules, but on every other rule set the teacher is the agent
+the stage starts from, frozen. The student moves toward the specialists where they are the
+stronger players and is held to what it had learned on the house rules, where its base
+preset's specialist would pull it back to play that PPO had already corrected.
 """
 
 from __future__ import annotations
@@ -22,7 +28,11 @@ from smear_env.observation import observation_size
 from smear_env.rules import Rules
 
 #: teacher names a training config may give (``teacher``), and what each one is
-TEACHER_KINDS = {"specialists": "the shipped agent of each rules' preset"}
+TEACHER_KINDS = {
+    "specialists": "the shipped agent of each rules' preset",
+    "specialists_and_start": "each preset's shipped agent on its preset's own rules, elsewhere the agent started from",
+}
+START = "start"  # what SpecialistTeacher.who names the start agent
 
 
 class SpecialistTeacher:
@@ -32,17 +42,29 @@ class SpecialistTeacher:
     teachers' card heads then read them off the vector themselves, under the real rules).
     """
 
-    def __init__(self, card_features: int = 0) -> None:
+    def __init__(self, card_features: int = 0, start: Policy | None = None) -> None:
         self.card_features = card_features
+        self.start = start  # teaches every rule set that is not exactly a specialist's preset (specialists_and_start)
         self.policies: dict[str, Policy] = {}
         for preset in shipped_presets():
             policy = load_policy(shipped_policy_path(preset))
             if policy.layout.get("game", "smear") == "smear":
                 self.policies[preset] = policy
+        self._exact: dict[Rules, bool] = {}
+
+    def who(self, rules: Rules) -> str:
+        """Which agent teaches ``rules``: its preset's name, or :data:`START`. Rows with one teacher share a batch."""
+        if self.start is None:
+            return rules.name
+        if rules not in self._exact:
+            specialist = self.policies.get(rules.name)
+            self._exact[rules] = specialist is not None and not specialist.differences(rules)
+        return rules.name if self._exact[rules] else START
 
     def __call__(self, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Masked logits ``[B, A]`` of the teacher of ``rules`` for the student inputs ``[B, I]`` of one rule set."""
-        policy = self.policies.get(rules.name)
+        name = self.who(rules)
+        policy = self.start if name == START else self.policies.get(name)
         if policy is None:
             raise ValueError(
                 f"no shipped agent teaches {rules.name!r} rules: the presets with one are {', '.join(self.policies)}"
@@ -57,8 +79,10 @@ class SpecialistTeacher:
         return policy.logits(obs, masks, features)
 
 
-def make_teacher(kind: str, card_features: int) -> SpecialistTeacher:
-    """The teacher a config names (:data:`TEACHER_KINDS`)."""
-    if kind != "specialists":
+def make_teacher(kind: str, card_features: int, start: Policy | None = None) -> SpecialistTeacher:
+    """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen."""
+    if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
-    return SpecialistTeacher(card_features)
+    if kind == "specialists_and_start" and start is None:
+        raise ValueError(f"teacher {kind!r} teaches house rules by the agent the run starts from: set init_from")
+    return SpecialistTeacher(card_features, start if kind == "specialists_and_start" else None)
