@@ -73,11 +73,9 @@ def test_the_start_agent_teaches_every_rule_set_that_is_not_a_specialists_own() 
     game, observer = Game(house, seed=5), Observer(4)
     obs = np.stack([observer.vector(game, game.current_player)])
     masks = np.stack([action_mask(game.legal_mask())])
-    np.testing.assert_allclose(  # read under the real rules, as the start agent plays them
-        teacher(house, card_head_input(obs, house, 18), masks),
-        start.logits(obs, masks, card_head_input(obs, house, 18)[:, obs.shape[1] :].reshape(1, 54, 18)),
-        atol=1e-4,
-    )
+    inputs = card_head_input(obs, house, 18)  # each card's features read under the real rules, as the start agent's
+    features = inputs[:, obs.shape[1] :].reshape(1, 54, 18)
+    np.testing.assert_allclose(teacher(house, inputs, masks), start.logits(obs, masks, features), atol=1e-4)
     specialist = load_policy(shipped_policy_path("minnesota"))
     np.testing.assert_allclose(
         teacher(preset, card_head_input(obs, preset, 18), masks), specialist.logits(obs, masks), atol=1e-4

@@ -36,7 +36,7 @@ from training.model import make_network
 from training.ray_start import start_ray
 from training.rules_draw import RulesDraw
 from training.selfplay import Batch, Collector, torch_policy
-from training.teachers import make_teacher
+from training.teachers import TAUGHT_FROM_START, make_teacher
 
 
 def collector_class(rules: AnyRules) -> type[Collector]:
@@ -66,7 +66,7 @@ def make_collector(
         draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus])
         extra |= {"draw_rules": draw, "card_features": c.card_head}
         if c.teacher and not imitate:
-            start = policy_from_checkpoint(c.init_from) if c.teacher == "specialists_and_start" else None
+            start = policy_from_checkpoint(c.init_from) if c.teacher == TAUGHT_FROM_START else None
             extra["teacher"] = make_teacher(c.teacher, c.card_head, start)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
                                   c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,

@@ -21,7 +21,7 @@ from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.checks import options_by_name
 from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
-from training.teachers import TEACHER_KINDS
+from training.teachers import TAUGHT_FROM_START, TEACHER_KINDS
 
 
 @options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
@@ -189,7 +189,7 @@ def _validate_universal(c: TrainConfig) -> None:
 
     need(c.teacher in TEACHERS, "teacher", f"expected one of {', '.join(map(repr, TEACHERS))}")
     need(c.universal or not c.teacher, "teacher", "a teacher per rules' preset needs universal = true")
-    if c.teacher == "specialists_and_start":
+    if c.teacher == TAUGHT_FROM_START:
         need(bool(c.init_from), "teacher", "it teaches the house rules by the agent the run starts from: set init_from")
     need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
     need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")

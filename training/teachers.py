@@ -27,10 +27,12 @@ from smear_env.cards import NUM_CARDS
 from smear_env.observation import observation_size
 from smear_env.rules import Rules
 
+#: the teacher that needs the agent a run starts from (``init_from``): it teaches every rule set but the presets'
+TAUGHT_FROM_START = "specialists_and_start"
 #: teacher names a training config may give (``teacher``), and what each one is
 TEACHER_KINDS = {
     "specialists": "the shipped agent of each rules' preset",
-    "specialists_and_start": "each preset's shipped agent on its preset's own rules, elsewhere the agent started from",
+    TAUGHT_FROM_START: "each preset's shipped agent on its preset's own rules, elsewhere the agent started from",
 }
 START = "start"  # what SpecialistTeacher.who names the start agent
 
@@ -83,6 +85,6 @@ def make_teacher(kind: str, card_features: int, start: Policy | None = None) -> 
     """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen."""
     if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
-    if kind == "specialists_and_start" and start is None:
+    if kind == TAUGHT_FROM_START and start is None:
         raise ValueError(f"teacher {kind!r} teaches house rules by the agent the run starts from: set init_from")
-    return SpecialistTeacher(card_features, start if kind == "specialists_and_start" else None)
+    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None)
