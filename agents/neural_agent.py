@@ -199,25 +199,36 @@ class Policy:
             x = activate(x @ weight + bias)
         return x
 
-    def logits(self, obs: np.ndarray, mask: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
+    def logits(
+        self, obs: np.ndarray, mask: np.ndarray, features: np.ndarray | None = None, rules: AnyRules | None = None
+    ) -> np.ndarray:
         """Masked logits for one observation vector or a batch ``[B, obs]`` (illegal actions at -1e9).
 
-        A card head reads each card's features (``[..., 54, F]``): ``features``, or read off ``obs`` under the
-        policy's own rules. A caller holding them already, read under the rules the game really plays (a teacher
-        labelling a house-rule game), passes them.
+        A card head reads each card's features (``[..., 54, F]``): ``features``, or read off ``obs`` under
+        ``rules``, the rules the game plays. Those must be given to a universal policy: its recorded rules are
+        one preset's, and features read under them misread any other table (its seats, its trumps, its points),
+        as the shipped universal agent's play did on every rule set but ``ten_point`` until 2026-12-05.
+        A specialist's rules default to its own.
         """
         weight, bias = self.head
         trunk = self._trunk(obs)
         out = trunk @ weight + bias
         if self.card_head:
-            out[..., PLAY_BASE:] += self._card_term(obs, trunk, features)
+            out[..., PLAY_BASE:] += self._card_term(obs, trunk, features, rules)
         return np.where(mask != 0, out, ILLEGAL_LOGIT)
 
-    def _card_term(self, obs: np.ndarray, trunk: np.ndarray, features: np.ndarray | None = None) -> np.ndarray:
+    def _card_term(
+        self, obs: np.ndarray, trunk: np.ndarray, features: np.ndarray | None, rules: AnyRules | None
+    ) -> np.ndarray:
         """What the card head adds to each card's play logit (training.model.CardHeadNet.forward)."""
         (w0, b0), (w1, b1), (wg, bg), (wb, bb) = self.card_head
         if features is None:
-            features = card_features(obs, self.rules, len(w0))
+            if rules is None and self.layout.get("universal"):
+                raise ValueError(
+                    "a universal policy plays many rule sets: its card head reads each card under the rules the "
+                    "game plays, expected rules= (or the features read under them)"
+                )
+            features = card_features(obs, self.rules if rules is None else rules, len(w0))
         codes = np.maximum(features[..., : len(w0)] @ w0 + b0, np.float32(0.0)) @ w1 + b1  # [..., 54, size]
         return (codes * (trunk @ wg + bg)[..., None, :]).sum(-1) + (codes @ wb + bb)[..., 0]
 
@@ -458,7 +469,7 @@ class NeuralAgent(Agent):
             mask[legal] = 1
         else:
             obs, mask = observation["observation"], observation["action_mask"]
-        logits = self.policy.logits(obs, mask)
+        logits = self.policy.logits(obs, mask, rules=self.rules)
         if self.pass_bias and PASS in legal:
             logits[PASS] += np.float32(self.pass_bias)
         top = max(float(logits[a]) for a in legal)

@@ -112,7 +112,7 @@ class RolloutTeacher:
             player = game.current_player
             mask = action_mask(legal)
             policy = self.policy if game.sides[player] == mine else self.opponents
-            logits = policy.logits(self.observer.vector(game, player), mask)
+            logits = policy.logits(self.observer.vector(game, player), mask, rules=game.rules)
             game.apply(int(np.argmax(logits)))
         return game.hand_results[hands_before].hand_reward(seat)
 
