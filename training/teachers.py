@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.card_features import card_features
 from agents.neural_agent import Policy, load_policy
 from agents.shipped import shipped_policy_path, shipped_presets
 from smear_env.cards import NUM_CARDS
@@ -76,9 +75,7 @@ class SpecialistTeacher:
         features = None
         if self.card_features:
             features = inputs[:, size:].reshape(len(inputs), NUM_CARDS, self.card_features)
-        elif policy.card_head:
-            features = card_features(obs, rules, len(policy.card_head[0][0]))
-        return policy.logits(obs, masks, features)
+        return policy.logits(obs, masks, features, rules=rules)  # else a card head reads them under the real rules
 
 
 def make_teacher(kind: str, card_features: int, start: Policy | None = None) -> SpecialistTeacher:
