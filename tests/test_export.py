@@ -22,7 +22,13 @@ torch = pytest.importorskip("torch")
 
 from agents.neural_agent import NeuralAgent, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from agents.shipped import shipped_policy_path, shipped_presets  # noqa: E402
+from agents.shipped import (  # noqa: E402
+    retired_presets,
+    shipped_policy_path,
+    shipped_presets,
+    specialist_policy_path,
+    specialist_presets,
+)
 from smear_env.game import Game  # noqa: E402
 from smear_env.observation import OBSERVATION_VERSION, Observer, action_mask, player_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
@@ -47,11 +53,12 @@ SHIPPED = [
     "schmier",
     "smear",
 ]
+RETIRED = ["six_point", "ten_point_5p", "four_point", "schmier"]  # the universal agent beat them: they only teach
 
 
 def shipped_checkpoint(preset: str, folder: Path) -> Path:
     """The shipped agent of ``preset`` written as a training checkpoint (``agent.pt``) in ``folder``."""
-    data = load_checkpoint(shipped_policy_path(preset))
+    data = load_checkpoint(specialist_policy_path(preset))
     fields = {k: v for k, v in data.items() if k not in ("format", "format_version", "source", "source_sha256")}
     return save_checkpoint(folder / f"{preset}.pt", fields)
 
@@ -95,13 +102,13 @@ def positions(preset: str, count: int) -> tuple[list[dict], np.ndarray, np.ndarr
 def test_the_shipped_file_plays_as_the_torch_network_read_from_it_on_thousands_of_positions(preset: str) -> None:
     """The numpy agent and the torch network that a run started from the file (init_from) would train."""
     views, obs, masks = positions(preset, 2500)
-    net = network_from_checkpoint(load_checkpoint(shipped_policy_path(preset)))
+    net = network_from_checkpoint(load_checkpoint(specialist_policy_path(preset)))
     inputs = network_input(net, obs, rules_for_preset(preset))
     with torch.no_grad():
         logits, _ = net(torch.from_numpy(inputs), torch.from_numpy(masks))
     torch_choice = logits.argmax(dim=1).numpy()
     torch_probs = torch.softmax(logits.double(), dim=1).numpy()
-    agent = make_agent("neural:match_moon=false", preset, 0)  # the network's own moves (minnesota's moon too)
+    agent = make_agent(f"{specialist_policy_path(preset)}:match_moon=false", preset, 0)  # its own moves, moon too
     assert isinstance(agent, NeuralAgent)
     for i, view in enumerate(views):
         decision = agent.decide(view)
@@ -114,7 +121,7 @@ def test_the_shipped_file_plays_as_the_torch_network_read_from_it_on_thousands_o
 
 @pytest.mark.parametrize("preset", SHIPPED)
 def test_the_shipped_file_read_as_a_checkpoint_exports_back_to_itself(preset: str, tmp_path: Path) -> None:
-    shipped = load_policy(shipped_policy_path(preset))
+    shipped = load_policy(specialist_policy_path(preset))
     fresh = policy_from_checkpoint(shipped_checkpoint(preset, tmp_path))
     made = {"source", "source_sha256"}  # where each export came from: the shipped file names its .pt
     assert {k: v for k, v in shipped.layout.items() if k not in made} == {
@@ -149,12 +156,13 @@ def test_a_checkpoint_is_converted_once_per_version_of_the_file(tmp_path: Path) 
 def test_shipped_agents_are_found_by_name_and_others_named_in_the_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert shipped_presets() == sorted(SHIPPED)
-    for preset in ("ten_point", "four_point"):  # every preset has an agent now: a folder that lacks smear's
+    assert specialist_presets() == sorted(SHIPPED) and retired_presets() == sorted(RETIRED)
+    assert shipped_presets() == sorted(set(SHIPPED) - set(RETIRED))
+    for preset in ("ten_point", "minnesota"):  # every preset has an agent now: a folder that lacks smear's
         shutil.copy(shipped_policy_path(preset), tmp_path)
     monkeypatch.setattr("agents.shipped.SHIPPED_DIR", tmp_path)
     with pytest.raises(
-        ValueError, match="no shipped neural agent for 'smear': the presets with one are four_point, ten_point "
+        ValueError, match="no shipped neural agent for 'smear': the presets with one are minnesota, ten_point "
     ):
         make_agent("neural", "smear")
     with pytest.raises(ValueError, match="other rules.*'target_score' is 52 in the file but 21 here"):

@@ -1,4 +1,5 @@
-"""``neural_search``: the shipped network bids, names trump, calls and discards; search plays the cards."""
+"""``neural_search``: the network ``neural`` plays (a specialist or the universal agent) bids, names trump, calls and
+discards; search plays the cards."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from agents.knowledge import knowledge_from_view
 from agents.neural_agent import NeuralAgent
 from agents.registry import agent_options, make_agent
 from agents.search_bot import SearchAgent
-from agents.shipped import shipped_policy_path
+from agents.shipped import neural_policy_path
 from smear_env.game import Game
 from smear_env.observation import Observer, action_mask, player_view
 from smear_env.rules import get_rules
@@ -17,7 +18,7 @@ from training.evaluate.run import weights_of
 
 
 def quick(rules, seed: int) -> NeuralSearchAgent:
-    return NeuralSearchAgent(shipped_policy_path(rules.name), rules, seed, samples=3, time_budget=0.05)
+    return NeuralSearchAgent(neural_policy_path(rules), rules, seed, samples=3, time_budget=0.05)
 
 
 @pytest.mark.parametrize("preset", ["ten_point", "four_point", "schmier"])
@@ -28,7 +29,7 @@ def test_each_decision_is_the_networks_or_searchs_as_search_would_play_it(preset
     game = Game(rules, seed=3)
     observer = Observer(rules.num_players)
     seats = [quick(rules, 10 + s) for s in range(rules.num_players)]
-    network = NeuralAgent(shipped_policy_path(preset), rules, 0)  # greedy: its move is the view's alone
+    network = NeuralAgent(neural_policy_path(rules), rules, 0)  # greedy: its move is the view's alone
     by_search = by_network = trump_leads = 0
     while not game.is_over and game.hands_played < 2:
         seat = game.current_player

@@ -166,9 +166,10 @@ def _validate(c: TrainConfig) -> None:
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
     if "neural" in c.eval_opponents:
-        from agents.shipped import shipped_presets
+        from agents.shipped import shipped_presets, universal_policy_path
 
-        need(c.preset in shipped_presets(), "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
+        plays = c.preset in shipped_presets() or (c.preset != SCHNEIDER and universal_policy_path() is not None)
+        need(plays, "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
     if c.preset == SCHNEIDER:
         _validate_schneider(c)
     if c.opp_fixed > 0 or "fixed" in c.eval_opponents:

@@ -1,7 +1,8 @@
-"""Teachers a rules-conditioned student learns its moves from: the shipped agent of each rules' preset.
+"""Teachers a rules-conditioned student learns its moves from: the specialist of each rules' preset.
 
-Why: each shipped specialist is the strongest player of its preset that this project has,
-made by hours of hand-tuned stages. A student that plays every rule set starts far
+Why: each specialist (shipped, or retired once the universal agent beat it: ``agents.shipped``)
+was the strongest player of its preset that this project had when the recipe began, made by hours
+of hand-tuned stages. A student that plays every rule set starts far
 sooner from their moves than from the rule bot's: it plays (DAgger: the positions are
 its own, so it learns to recover from its own mistakes) and each of its moves is fitted
 to the specialist's policy there. On a house-rule set the teacher is its base preset's
@@ -21,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.neural_agent import Policy, load_policy
-from agents.shipped import shipped_policy_path, shipped_presets
+from agents.shipped import specialist_policy_path, specialist_presets
 from smear_env.cards import NUM_CARDS
 from smear_env.observation import observation_size
 from smear_env.rules import Rules
@@ -30,14 +31,14 @@ from smear_env.rules import Rules
 TAUGHT_FROM_START = "specialists_and_start"
 #: teacher names a training config may give (``teacher``), and what each one is
 TEACHER_KINDS = {
-    "specialists": "the shipped agent of each rules' preset",
-    TAUGHT_FROM_START: "each preset's shipped agent on its preset's own rules, elsewhere the agent started from",
+    "specialists": "the specialist of each rules' preset (agents.shipped.specialist_policy_path)",
+    TAUGHT_FROM_START: "each preset's specialist on its preset's own rules, elsewhere the agent started from",
 }
 START = "start"  # what SpecialistTeacher.who names the start agent
 
 
 class SpecialistTeacher:
-    """Logits of the shipped agent of each rules' preset, from the student's own inputs (see the module docstring).
+    """Logits of the specialist of each rules' preset, from the student's own inputs (see the module docstring).
 
     ``card_features``: the features per card appended to the student's inputs (0: none; the
     teachers' card heads then read them off the vector themselves, under the real rules).
@@ -47,8 +48,8 @@ class SpecialistTeacher:
         self.card_features = card_features
         self.start = start  # teaches every rule set that is not exactly a specialist's preset (specialists_and_start)
         self.policies: dict[str, Policy] = {}
-        for preset in shipped_presets():
-            policy = load_policy(shipped_policy_path(preset))
+        for preset in specialist_presets():  # retired specialists teach too
+            policy = load_policy(specialist_policy_path(preset))
             if policy.layout.get("game", "smear") == "smear":
                 self.policies[preset] = policy
         self._exact: dict[Rules, bool] = {}
@@ -68,7 +69,7 @@ class SpecialistTeacher:
         policy = self.start if name == START else self.policies.get(name)
         if policy is None:
             raise ValueError(
-                f"no shipped agent teaches {rules.name!r} rules: the presets with one are {', '.join(self.policies)}"
+                f"no specialist teaches {rules.name!r} rules: the presets with one are {', '.join(self.policies)}"
             )
         size = observation_size(rules.num_players)
         obs = inputs[:, :size]

@@ -10,7 +10,8 @@ Seeds: the deals of every match-up below are seeds this project never trained on
 tuned on or chose a candidate by (training runs deal from their config's seed and
 evaluate during training on ``training.ppo.EVAL_SEED``); house-rule sets are the
 held-out ones (:func:`smear_env.house_rules.evaluation_rule_sets`), never drawn in
-training. Against the preset's shipped specialist (``neural`` there) it plays its
+training. Against the preset's specialist (its file, playing or retired:
+``agents.shipped.specialist_policy_path``) it plays its
 preset's own rules; the harness's duplicate deals and Wilson intervals apply throughout.
 """
 
@@ -23,6 +24,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.shipped import specialist_policy_path
 from smear_env.house_rules import BASE_PRESETS
 from training.evaluate import cli as evaluate_cli
 from training.evaluate.results import read_results
@@ -60,7 +62,13 @@ def protocol(quick: bool) -> list[MatchUp]:
         out += [
             MatchUp(f"{preset}_vs_random", "random", 200 if quick else 1000, SEEDS["random"], preset, max_hands=cap),
             MatchUp(f"{preset}_vs_rule", "rule", 200 if quick else 400, SEEDS["rule"], preset),
-            MatchUp(f"{preset}_vs_specialist", "neural", 200 if quick else 400, SEEDS["neural"], preset),
+            MatchUp(
+                f"{preset}_vs_specialist",
+                str(specialist_policy_path(preset)),
+                200 if quick else 400,
+                SEEDS["neural"],
+                preset,
+            ),  # fmt: skip
             MatchUp(f"{preset}_vs_search", "search", search_games, SEEDS["search"], preset),
         ]
     for k in range(10):
@@ -71,8 +79,8 @@ def protocol(quick: bool) -> list[MatchUp]:
     return out
 
 
-#: how a results row names each opponent of the protocol
-OPPONENT_NAMES = {"random": "random players", "rule": "the rule bot", "neural": "its preset's specialist",
+#: how a results row names each opponent of the protocol, by its match-up's name (``<rules>_vs_<opponent>``)
+OPPONENT_NAMES = {"random": "random players", "rule": "the rule bot", "specialist": "its preset's specialist",
                   "search": "the search bot"}  # fmt: skip
 
 
@@ -96,7 +104,8 @@ def summary(out: Path, prefix: str = "") -> str:
         commits = dict.fromkeys(version.split("+g")[-1][:7] for version in pooled.code_versions)  # x, x.changes: one
         measured = ", ".join(f"`{commit}` of {_commit_date(commit)}" for commit in commits)
         seeds = ", ".join(str(run.seed) for run in runs)
-        lines.append(f"| {rules} | {OPPONENT_NAMES.get(first.agent_b, first.agent_b)} | {pooled.games} (seed {seeds}) "
+        against = OPPONENT_NAMES.get(name.rpartition("_vs_")[2], first.agent_b)
+        lines.append(f"| {rules} | {against} | {pooled.games} (seed {seeds}) "
                      f"| {pooled.win_rate.as_text()} | {reward} | {measured} "
                      f"| `research/evals/{prefix}{name}.json.gz` |")  # fmt: skip
     return "\n".join(lines)

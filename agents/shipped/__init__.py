@@ -9,6 +9,11 @@ turns it back into the network it was exported from, weight for weight, so no ``
 ``universal.npz``, when present, is the rules-conditioned agent (``configs/recipes/universal.toml``):
 it plays every Smear rule set of two to six players that has no agent of its own
 (:func:`neural_policy_path`).
+
+``retired/<preset>.npz`` are specialists the universal agent beat head to head (400 games, the
+whole Wilson interval above even): ``neural`` on their preset is the universal agent now. They
+stay because they still teach: the universal recipe's first stages imitate each preset's
+specialist (:func:`specialist_policy_path`), and a re-made universal agent needs the same teachers.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ MAX_SEATS = 6  # the most players the universal agent's observation has seats fo
 SCHNEIDER = "bohemian_schneider"  # another game: never the universal agent's
 
 SHIPPED_DIR = Path(__file__).parent
+RETIRED_DIR = SHIPPED_DIR / "retired"  # specialists that teach but no longer play as neural
 
 
 #: the file of the rules-conditioned agent, beside the presets' own
@@ -29,6 +35,28 @@ UNIVERSAL = "universal"
 def shipped_presets() -> list[str]:
     """Presets that have a shipped agent of their own."""
     return sorted(path.stem for path in SHIPPED_DIR.glob("*.npz") if path.stem != UNIVERSAL)
+
+
+def retired_presets() -> list[str]:
+    """Presets whose specialist retired: it teaches the universal recipe; ``neural`` there is the universal agent."""
+    return sorted(path.stem for path in RETIRED_DIR.glob("*.npz"))
+
+
+def specialist_policy_path(preset: str) -> Path:
+    """The specialist of ``preset``, playing or retired: the agent trained for its rules alone (a teacher's file).
+
+    ``ValueError`` naming the presets that have one.
+    """
+    for folder in (SHIPPED_DIR, RETIRED_DIR):
+        path = folder / f"{preset}.npz"
+        if path.is_file() and preset != UNIVERSAL:
+            return path
+    raise ValueError(f"no specialist of {preset!r}: the presets with one are {', '.join(specialist_presets())}")
+
+
+def specialist_presets() -> list[str]:
+    """Presets that have a specialist, playing (:func:`shipped_presets`) or retired (:func:`retired_presets`)."""
+    return sorted({*shipped_presets(), *retired_presets()})
 
 
 def universal_policy_path() -> Path | None:

@@ -8,7 +8,7 @@ lineups and agent seeds as ``smear-rl evaluate`` with the same seed) and prints,
 agent in role A, each role's count of seat-hands and mean score change, and the net per
 seat-hand, split by how many seats A holds (five-seat games alternate 3 and 2).
 
-    .venv/bin/python research/scripts/hand_roles.py agents/shipped/ten_point_5p.npz random \
+    .venv/bin/python research/scripts/hand_roles.py agents/shipped/retired/ten_point_5p.npz random \
         --preset ten_point_5p --games 16
 
 ``--by-bid`` splits each role by the winning bid as well, with the share of those bids made.

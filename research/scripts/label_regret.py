@@ -7,7 +7,7 @@ network on the same labels: the share of decisions where its top card is one of 
 teacher's best (agreement) and the points a decision gives up by the teacher's values
 (regret).
 
-    .venv/bin/python research/scripts/label_regret.py runs/labels/labels.npz agents/shipped/schmier.npz \
+    .venv/bin/python research/scripts/label_regret.py runs/labels/labels.npz agents/shipped/retired/schmier.npz \
         runs/distill/agent.pt
 """
 
