@@ -7,8 +7,8 @@ apart. This plays the harness's games (the same deals, lineups and agent seeds a
 ``smear-rl evaluate`` with the same seed); in each game the first ``--seats`` seats of A's
 team play ``mixed``, its other seats ``agent_a``.
 
-    .venv/bin/python research/scripts/mixed_team.py agents/shipped/retired/schmier.npz fitted.npz rule --preset schmier \
-        --seats 1 --games 200
+    .venv/bin/python research/scripts/mixed_team.py agents/shipped/retired/schmier.npz fitted.npz rule \
+        --preset schmier --seats 1 --games 200
 """
 
 from __future__ import annotations
