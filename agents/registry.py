@@ -10,9 +10,9 @@ Anything else that names an existing file is loaded as a trained agent
 training checkpoint ``.pt`` converted in memory by ``training.export``; a ``sample:`` prefix on
 the path samples from its policy instead, and options after its last colon set the agent's
 (:data:`PATH_OPTIONS`: ``runs/x.npz:match_moon=false,pass_bias=1.5``). ``neural`` is the agent shipped for the
-preset (``agents/shipped/``), ``neural:greedy=false`` sampling from it. A policy from outside the project is
-``module:function``, ``file.py:function``, ``sb3:model.zip``, ``rllib:folder`` or ``torchrl:policy.pt``
-(:mod:`agents.external`).
+rules (``agents/shipped/``: a specialist or the universal agent), ``neural:greedy=false`` sampling from it.
+A policy from outside the project is ``module:function``, ``file.py:function``, ``sb3:model.zip``,
+``rllib:folder`` or ``torchrl:policy.pt`` (:mod:`agents.external`).
 """
 
 from __future__ import annotations
@@ -147,8 +147,9 @@ _NEURAL_OPTIONS = _options_of(NeuralAgent, leading=3)
 
 
 def _shipped_neural(rules: Any, seed: int | None, **options: Any) -> Agent:
-    """The shipped agent that plays the rules (``agents/shipped/``): the preset's own on its preset's rules, the
-    universal agent on any other rule set (house rules, another number of players), where it is shipped.
+    """The shipped agent that plays the rules (``agents/shipped/``): the preset's own specialist on its preset's
+    rules where one plays, the universal agent on any other rule set (a retired specialist's preset, house rules,
+    another number of players), where it is shipped.
 
     ``options``: ``NeuralAgent``'s (``greedy``, ``match_moon``, ``pass_bias``, the moon call's), as there.
     """

@@ -18,6 +18,7 @@ import numpy as np
 import smear_env
 from agents.demo import play_match
 from agents.registry import make_agent
+from agents.shipped import retired_presets, shipped_presets, specialist_policy_path, universal_policy_path
 from smear_env.version import code_version, package_version
 from training.config import list_configs, load_config
 
@@ -44,8 +45,6 @@ record = play_match("ten_point", 2, [make_agent(n, "ten_point", seed=i) for i, n
                     max_hands=50, verbose=False)  # fmt: skip
 print(f"match: rule and random bots, {len(record['deals'])} deals, {len(record['moves'])} moves")
 
-shipped_folder = Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped"
-shipped = sorted(p.name for p in shipped_folder.glob("*.npz"))
 presets = (
     "bohemian_schneider",
     "four_point",
@@ -59,12 +58,17 @@ presets = (
     "ten_point_6p",
     "ten_point_midwest",
 )
-expected = {f"{preset}.npz" for preset in presets}
-assert expected <= set(shipped), shipped
+installed = Path(smear_env.__file__).resolve().parent.parent / "agents" / "shipped"
+assert all(specialist_policy_path(p).is_relative_to(installed) for p in presets), "a specialist's file did not ship"
+assert universal_policy_path() is not None, "the universal agent did not ship"
 neural = make_agent("neural", "ten_point", seed=0)
 record = play_match("ten_point", 3, [neural, make_agent("rule", "ten_point", seed=1)] * 2, max_hands=2, verbose=False)
+retired = retired_presets()
+universal = make_agent("neural", retired[0], seed=0)  # a retired specialist's preset: the universal agent plays it
+assert Path(universal.path) == universal_policy_path(), universal.path
 assert "torch" not in sys.modules, "the shipped neural agent imported torch"
-print(f"shipped agents {shipped}: the ten_point one played {len(record['moves'])} moves without torch")
+print(f"shipped agents {shipped_presets()} and the universal one, retired {retired}: "
+      f"the ten_point one played {len(record['moves'])} moves without torch")  # fmt: skip
 
 learner = smear_env.single_agent_env("ten_point", opponents="rule")
 obs, _ = learner.reset(seed=0)

@@ -18,7 +18,13 @@ from pathlib import Path
 import pytest
 
 from agents.neural_agent import load_policy
-from agents.shipped import shipped_policy_path, shipped_presets, universal_policy_path
+from agents.shipped import (
+    retired_presets,
+    shipped_presets,
+    specialist_policy_path,
+    specialist_presets,
+    universal_policy_path,
+)
 from training.evaluate.results import EvalResult, read_results
 from training.pool import PooledResult, pool
 
@@ -76,22 +82,26 @@ def table_rows(path: Path, link: str) -> dict[str, list[str]]:
 
 
 def test_every_shipped_agent_has_a_page_in_the_site_and_a_row_in_each_table() -> None:
-    presets = shipped_presets()
+    """Every specialist has its page, retired ones too; the tables list the ones that play as ``neural``."""
+    presets, specialists = shipped_presets(), specialist_presets()
     nav = (ROOT / "mkdocs.yml").read_text()
     universal = ["universal"] if universal_policy_path() else []  # its page has a table of its own (below)
-    assert sorted(p.stem for p in AGENTS.glob("*.md") if p.stem not in ("index", "TEMPLATE")) == presets + universal
-    for preset in presets:
+    pages = sorted(p.stem for p in AGENTS.glob("*.md") if p.stem not in ("index", "TEMPLATE"))
+    assert pages == sorted(specialists + universal)
+    for preset in specialists:
         assert f"agents/{preset}.md" in nav, f"{preset}'s page is not in mkdocs.yml's nav"
         assert set(page_rows(preset)) == set(OPPONENTS), f"{preset}'s page lacks a results row"
+    for preset in retired_presets():
+        assert (AGENTS / f"{preset}.md").read_text().startswith(f"# The `{preset}` agent (retired)\n")
     assert sorted(table_rows(ROOT / "README.md", "docs/agents/")) == presets
     assert sorted(table_rows(ROOT / "docs" / "results.md", "agents/")) == presets
     assert sorted(table_rows(AGENTS / "index.md", "")) == presets
 
 
-@pytest.mark.parametrize("preset", shipped_presets())
+@pytest.mark.parametrize("preset", specialist_presets())
 def test_each_result_on_an_agent_page_is_what_its_data_file_holds(preset: str) -> None:
     """Games, win rate, interval, points a hand and commit as the runs hold them, played by the shipped network."""
-    shipped = load_policy(shipped_policy_path(preset)).fingerprint  # each run records the digest of what it played
+    shipped = load_policy(specialist_policy_path(preset)).fingerprint  # each run records the digest of what it played
     for against, row in page_rows(preset).items():
         side = 1 if against == OPPONENTS[3] else 0  # the exploiter is agent A of its runs, the shipped agent B
         check_row(row, f"{against} on {preset}'s page", shipped, side)
@@ -159,6 +169,35 @@ def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() 
         measured = [version.split("+g")[-1][:7] for version in stored(row)[0].code_versions]
         assert commits == list(dict.fromkeys(measured)), f"{shown}: the commits its runs were measured at"
     assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+#: the universal agent's opponents that the README's and the results' table of the retired presets show, in order
+RETIRED_COLUMNS = ("random players", "the rule bot", "the search bot", "its preset's specialist")
+
+
+def rules_rows(path: Path, link: str) -> dict[str, list[str]]:
+    """Rows of the tables in ``path`` whose first cell links a rules page (``link`` is the rules' folder)."""
+    rows = {}
+    for line in path.read_text().splitlines():
+        found = re.match(rf"^\| \[(\w+)\]\({re.escape(link)}(\w+)\.md\) \|(.*)\|$", line)
+        if found and found.group(1) == found.group(2):
+            rows[found.group(2)] = [cell.strip() for cell in found.group(3).split("|")]
+    return rows
+
+
+@pytest.mark.skipif(universal_policy_path() is None, reason="this version ships no universal agent")
+def test_the_readme_and_the_results_show_the_universal_agent_on_each_retired_preset_as_its_page() -> None:
+    """Where a specialist retired, the tables show what neural plays there now: the universal agent's figures."""
+    page = {(row["rules"], row["against"]): row for row in universal_rows()}
+    readme = rules_rows(ROOT / "README.md", "docs/rules/")
+    results = rules_rows(ROOT / "docs" / "results.md", "rules/")
+    assert sorted(readme) == sorted(results) == retired_presets()
+    for preset in retired_presets():
+        rows = [page.get((f"`{preset}`", against)) for against in RETIRED_COLUMNS]
+        won = [row["won"] if row else "-" for row in rows]  # "-": not measured yet
+        decision = f"{stored(rows[1])[1][0].a.median_ms:.2f} ms"  # its games against the rule bot
+        assert results[preset] == [*won, decision], f"{preset} in docs/results.md"
+        assert readme[preset] == [w.split()[0] for w in won] + [decision], f"{preset} in the README"
 
 
 EXPLOITER_ROW = re.compile(

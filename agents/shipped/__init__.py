@@ -7,7 +7,7 @@ its layout records the source file's name and sha256), installed as package data
 Training reads it too (``init_from``, ``smear-rl distill``): ``training.checkpoint.load_checkpoint``
 turns it back into the network it was exported from, weight for weight, so no ``.pt`` copy ships.
 ``universal.npz``, when present, is the rules-conditioned agent (``configs/recipes/universal.toml``):
-it plays every Smear rule set of two to six players that has no agent of its own
+it plays every Smear rule set of two to six players that has no playing specialist of its own
 (:func:`neural_policy_path`).
 
 ``retired/<preset>.npz`` are specialists the universal agent beat head to head (400 games, the

@@ -170,7 +170,7 @@ class Bots:
 
     def names(self, rules: Rules | SchneiderRules) -> list[str]:
         """Every bot name usable on ``rules`` (neural where a shipped agent plays them: the preset's own, or the
-        universal agent on house rules; exported agents only where they fit)."""
+        universal agent elsewhere; exported agents only where they fit)."""
         names = [n for n in agent_names(preset_of(rules)) if n not in SHIPPED_NETWORK_BOTS]
         candidates = [*SHIPPED_NETWORK_BOTS, *sorted(self.exported)] if isinstance(rules, Rules) else []
         return names + [n for n in candidates if self._fits(n, rules)]
