@@ -48,10 +48,16 @@ def test_neural_on_a_retired_preset_is_the_universal_agent(preset: str) -> None:
     assert not (SHIPPED_DIR / f"{preset}.npz").exists()
 
 
+@pytest.fixture(scope="module")
+def teacher() -> SpecialistTeacher:
+    return SpecialistTeacher()  # loads every specialist's file: once for the module
+
+
 @pytest.mark.parametrize("preset", RETIRED)
-def test_a_retired_specialist_still_teaches_its_preset_and_is_the_protocols_specialist(preset: str) -> None:
+def test_a_retired_specialist_still_teaches_its_preset_and_is_the_protocols_specialist(
+    preset: str, teacher: SpecialistTeacher
+) -> None:
     assert specialist_policy_path(preset) == RETIRED_DIR / f"{preset}.npz"
-    teacher = SpecialistTeacher()
     rules = get_rules(preset)
     assert teacher.who(rules) == preset
     assert not teacher.policies[preset].differences(rules)  # trained for exactly these rules

@@ -166,10 +166,7 @@ def _validate(c: TrainConfig) -> None:
     for name in c.eval_opponents:
         need(name in EVAL_OPPONENTS, "eval_opponents", f"expected names among {', '.join(EVAL_OPPONENTS)}")
     if "neural" in c.eval_opponents:
-        from agents.shipped import shipped_presets, universal_policy_path
-
-        plays = c.preset in shipped_presets() or (c.preset != SCHNEIDER and universal_policy_path() is not None)
-        need(plays, "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
+        need(_neural_plays(c.preset), "eval_opponents", f"no agent ships for {c.preset} to be 'neural'")
     if c.preset == SCHNEIDER:
         _validate_schneider(c)
     if c.opp_fixed > 0 or "fixed" in c.eval_opponents:
@@ -256,6 +253,18 @@ def _validate_schneider(c: TrainConfig) -> None:
                 f"training config: eval_opponents = {c.eval_opponents!r}: {SCHNEIDER} has no {name!r} bot "
                 f"(expected names among {', '.join(evaluable)})"
             )
+
+
+def _neural_plays(preset: str) -> bool:
+    """Whether a shipped agent plays ``preset`` as ``neural``: asked of the lookup ``make_agent("neural")`` uses."""
+    from agents.shipped import neural_policy_path
+    from smear_env.signature import rules_for_preset
+
+    try:
+        neural_policy_path(rules_for_preset(preset))
+    except ValueError:
+        return False
+    return True
 
 
 def _check_fixed_agent(c: TrainConfig) -> None:
