@@ -99,7 +99,13 @@ def main() -> None:
 
         # every setting's actors live at once and take turns: a Ray of num_cpus = one setting's workers (what
         # training starts) would leave the next setting's actors unscheduled, and the benchmark waiting for ever
-        ray.init(num_cpus=sum(args.workers), include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.init(
+            address="local",
+            num_cpus=sum(args.workers),
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+        )
     settings = {w: Setting(w, args.steps, args.address) for w in args.workers}
     for setting in settings.values():
         setting.rollout()  # warm-up: matches under way, caches filled

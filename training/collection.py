@@ -20,6 +20,7 @@ different matches, so they are different runs.
 from __future__ import annotations
 
 import resource
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -127,6 +128,13 @@ class CollectorWorker:
         self.rng.bit_generator.state = state["rng"]
         self.collector.load_state_dict(state["collector"])
 
+    @staticmethod
+    def node() -> str:
+        """The Ray node this worker runs on: how a run on a cluster shows that its workers spread."""
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+
 
 class RayCollection:
     """The learner's side of collection in Ray workers: what :class:`training.ppo.Trainer` asks of a collector."""
@@ -147,6 +155,10 @@ class RayCollection:
         seeds = seed_seq.integers(2**62, size=config.workers)  # one stream per worker, drawn from the run's
         sets = [f.to_dict() for f in focus]
         self.workers = [actor.remote(config.to_dict(), rules, n, int(s), sets) for n, s in zip(games, seeds)]
+        self.nodes = ray.get([w.node.remote() for w in self.workers])  # each worker's node, in worker order
+        print(f"collecting in {len(self.workers)} Ray workers on {len(set(self.nodes))} node(s)"
+              + (f" of the cluster at {address}" if address else " (Ray embedded on this machine)"),
+              file=sys.stderr)  # fmt: skip
         self.card_features = config.card_head if config.universal else 0
         self.has_bids = collector_class(rules).has_bids
         self.pool_size, self._pool_version, self._pool_ref = 0, 0, ray.put([])

@@ -6,18 +6,64 @@ process not among them), or joining a running cluster at ``address`` (``ray star
 
 from __future__ import annotations
 
+import socket
 from typing import Any
+
+#: what a cluster that refuses the learner most often wants: Ray 2.59 and later start a cluster with token
+#: authentication, and every node and driver must run in that mode and hold the cluster's token
+TOKEN_HINT = (
+    "a cluster started with token authentication (Ray's default since 2.59) takes only processes run with "
+    "RAY_AUTH_MODE=token and its token (~/.ray/auth_token of the head node, or RAY_AUTH_TOKEN) on every "
+    "machine, this one included"
+)
+
+
+class RayClusterError(ValueError):
+    """The cluster at ``--address`` could not be joined: said in one line, where Ray raises a chain of tracebacks."""
 
 
 def start_ray(workers: int, address: str = "") -> Any:
     """The ``ray`` module, started if it is not: joining the cluster at ``address``, else on this machine with
-    ``workers`` CPUs (one per worker: the learner's own process is not one of them)."""
+    ``workers`` CPUs (one per worker: the learner's own process is not one of them).
+
+    Without an address Ray would join a cluster that ``ray start`` left running on this machine, and then
+    refuse the CPU count; ``address="local"`` starts Ray's own instance whatever runs beside it."""
     import ray
 
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
         if address:
-            ray.init(address=address, **options)
+            check_reachable(address)
+            try:
+                ray.init(address=address, **options)
+            except Exception as err:  # Ray raises ConnectionError, RuntimeError or ValueError, by what went wrong
+                raise RayClusterError(cluster_error(address, err)) from err
         else:
-            ray.init(num_cpus=workers, **options)
+            ray.init(address="local", num_cpus=workers, **options)  # not a cluster `ray start` left running here
     return ray
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once an ``address`` of ``host:port`` where nothing answers: Ray itself retries for minutes."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # "auto", or a ray:// client address: Ray's own to resolve
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise RayClusterError(
+            f"--address {address}: nothing answers there ({err.strerror or err}): is `ray start --head` running "
+            "on that machine, with that port, and reachable from here?"
+        ) from None
+
+
+def cluster_error(address: str, err: BaseException) -> str:
+    """Why joining ``address`` failed, in a line: Ray's own first line, and what to do about it."""
+    chain, seen = [], err
+    while seen is not None and len(chain) < 5:
+        chain.append(str(seen))
+        seen = seen.__cause__ or seen.__context__
+    first = chain[0].strip().splitlines()[0] if chain[0].strip() else type(err).__name__
+    refused = any("authenticat" in text.lower() for text in chain)  # Ray says so deep in its chain's tracebacks
+    hint = TOKEN_HINT if refused else "is `ray start --head` running there, and is its port reachable from here?"
+    return f"--address {address}: could not join the Ray cluster ({first}): {hint}"

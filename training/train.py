@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--recipe``: every stage of a recipe in ``--out`` (default ``runs/<recipe name>``), resumable."""
+    from training.ray_start import RayClusterError
     from training.recipe import RecipeRun, load_recipe, start_from_run
 
     if args.resume or args.overrides or args.config:
@@ -109,6 +110,8 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error(str(err))
     try:
         agent = run.run(progress=not args.no_progress)
+    except RayClusterError as err:  # its stage starts Ray: the cluster's refusal comes only now
+        parser.error(str(err))
     except KeyboardInterrupt:
         sys.exit(f"\ninterrupted: run the same command again to continue the recipe in {out}")
     print(f"\nagent: {agent}  (torch-free: {agent.with_suffix('.npz')}); stages: {out / 'recipe.json'}")
