@@ -111,6 +111,15 @@ def configs(tmp_path: Path) -> Path:
         (["--resume", "{tmp}"], r"--resume checkpoint '.*' is a folder: expected a file"),
         (["--resume", "{tmp}/a_file"], r"'.*a_file' is not a readable smear-rl checkpoint"),
         (["--resume", STUDENT, "--out", "{tmp}/run"], r"holds an agent only .*cannot resume it"),
+        (
+            ["--address", "h:6379", "--out", "{tmp}/run"],
+            r"--address h:6379 is the Ray cluster of the collection "
+            r"workers, and this run has none: give --workers N",
+        ),
+        (
+            ["--recipe", "universal", "--workers", "0", "--address", "h:6379", "--out", "{tmp}/run"],
+            r"this run has none",
+        ),
     ],
 )
 def test_train_refuses_bad_arguments_and_leaves_no_folder(

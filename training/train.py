@@ -75,10 +75,12 @@ def main(argv: list[str] | None = None) -> None:
                 raise ValueError("--workers is part of a run's config: a resumed run keeps its own")
             trainer = Trainer(None, out, resume=args.resume, extend=parse_overrides(args.overrides),
                               address=args.address)  # fmt: skip
+            check_address_has_workers(args.address, [trainer.config.workers])
         else:
             workers = [f"workers={args.workers}"] if args.workers is not None else []
             config = load_config(args.config or "ten_point", [*args.overrides, *workers])
             out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
+            check_address_has_workers(args.address, [config.workers])
             trainer = Trainer(config, out, address=args.address)
     except ValueError as err:
         parser.error(str(err))
@@ -89,6 +91,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"\ninterrupted: continue with --resume {out / 'checkpoint.pt'} (saved every "
                  f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
     print(summary(out, trainer.config, trainer.step, trainer.train_seconds / 60))
+
+
+def check_address_has_workers(address: str, workers: list[int]) -> None:
+    """``--address`` is where the collection workers run: a run without any would ignore it, and train alone."""
+    if address and not any(workers):
+        raise ValueError(f"--address {address} is the Ray cluster of the collection workers, and this run has none: "
+                         "give --workers N (N >= 1)")  # fmt: skip
 
 
 def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -105,6 +114,8 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         if args.start_from:
             taken = start_from_run(recipe, out, args.start_from)
             print(f"[recipe {recipe.name}] stages {', '.join(taken)} taken from {args.start_from}")
+        stages = [{**recipe.defaults, **stage.settings}.get("workers", 0) for stage in recipe.stages]
+        check_address_has_workers(args.address, [args.workers] if args.workers is not None else stages)
         run = RecipeRun(recipe, out, workers=args.workers, address=args.address)
     except ValueError as err:
         parser.error(str(err))
