@@ -8,6 +8,7 @@ the address, as it would another machine's. A wrong address or a refused token e
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 from training.ray_start import check_reachable, cluster_error  # noqa: E402
+from training.recipe import Recipe, RecipeRun, Stage  # noqa: E402
 
 RUN = {
     "preset": "ten_point", "universal": True, "train_presets": ["ten_point", "four_point"], "hidden": [16],
@@ -52,17 +54,20 @@ def two_node_cluster():
 def test_a_run_on_a_two_node_cluster_spreads_its_workers_and_learns_what_an_embedded_run_does(
     tmp_path: Path, two_node_cluster: Cluster, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    config = config_from_dict(RUN)
-    on_cluster = Trainer(config, tmp_path / "cluster", address=two_node_cluster.address)
-    on_cluster.run(progress=False)
-    assert len(set(on_cluster.collector.nodes)) == 2  # one worker on each node
+    recipe = Recipe("on_cluster", "", RUN, (Stage("only", "train"),), "")
+    RecipeRun(recipe, tmp_path / "cluster", address=two_node_cluster.address).run(progress=False)
     assert "collecting in 2 Ray workers on 2 node(s) of the cluster at" in capfd.readouterr().err
+    record = json.loads((tmp_path / "cluster" / "recipe.json").read_text())["stages"]["only"]
+    assert record["ray_nodes"] == 2  # one worker on each node, and the agent's record says so
     ray.shutdown()
-    embedded = Trainer(config, tmp_path / "embedded")
+    embedded = Trainer(config_from_dict(RUN), tmp_path / "embedded")
     embedded.run(progress=False)
     assert len(set(embedded.collector.nodes)) == 1
     ray.shutdown()
-    a, b = (load_checkpoint(tmp_path / name / "agent.pt")["model"] for name in ("cluster", "embedded"))
+    a, b = (
+        load_checkpoint(path)["model"]
+        for path in (tmp_path / "cluster" / "agent.pt", tmp_path / "embedded" / "agent.pt")
+    )
     assert all(torch.equal(a[k], b[k]) for k in a)
 
 

@@ -288,8 +288,9 @@ class RecipeRun:
             trainer = Trainer(config, folder, address=self.address)
         trainer.run(progress=progress)
         data = load_checkpoint(folder / "agent.pt")
+        where = {"ray_nodes": len(set(trainer.collector.nodes))} if trainer.remote else {}  # this session's part
         return {"kind": "train", "config": data["config"], "train_minutes": round(float(data["train_minutes"]), 2),
-                "decisions": int(data["step"]), "evaluation": dict(data.get("evaluation", {}))}  # fmt: skip
+                "decisions": int(data["step"]), "evaluation": dict(data.get("evaluation", {})), **where}  # fmt: skip
 
     def _finish(self, last: Path) -> Path:
         """The final agent: the last stage's, with the recipe's record; and its torch-free export beside it."""
