@@ -111,11 +111,11 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     try:
         recipe = load_recipe(args.recipe)
         out = check_output_folder(Path(args.out or f"runs/{recipe.name}"), "--out folder")
+        stages = [{**recipe.defaults, **stage.settings}.get("workers", 0) for stage in recipe.stages]
+        check_address_has_workers(args.address, [args.workers] if args.workers is not None else stages)
         if args.start_from:
             taken = start_from_run(recipe, out, args.start_from)
             print(f"[recipe {recipe.name}] stages {', '.join(taken)} taken from {args.start_from}")
-        stages = [{**recipe.defaults, **stage.settings}.get("workers", 0) for stage in recipe.stages]
-        check_address_has_workers(args.address, [args.workers] if args.workers is not None else stages)
         run = RecipeRun(recipe, out, workers=args.workers, address=args.address)
     except ValueError as err:
         parser.error(str(err))
