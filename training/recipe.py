@@ -288,9 +288,8 @@ class RecipeRun:
             trainer = Trainer(config, folder, address=self.address)
         trainer.run(progress=progress)
         data = load_checkpoint(folder / "agent.pt")
-        where = (
-            {"ray_nodes": len(set(trainer.collector.nodes))} if trainer.remote else {}
-        )  # in the session that finished it
+        # the nodes its workers ran on in the session that finished it (a resumed stage may have run elsewhere)
+        where = {"ray_nodes": len(set(trainer.collector.nodes))} if trainer.remote else {}
         return {"kind": "train", "config": data["config"], "train_minutes": round(float(data["train_minutes"]), 2),
                 "decisions": int(data["step"]), "evaluation": dict(data.get("evaluation", {})), **where}  # fmt: skip
 
