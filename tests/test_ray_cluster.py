@@ -107,3 +107,12 @@ def test_a_cluster_that_refuses_the_token_is_told_how_to_join() -> None:
 def test_addresses_ray_resolves_itself_are_not_probed() -> None:
     for address in ("auto", "ray://head:10001"):
         check_reachable(address)  # no host:port to try: nothing raised
+
+
+def test_an_ipv6_address_that_answers_is_let_through() -> None:
+    try:
+        server = socket.create_server(("::1", 0), family=socket.AF_INET6)
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    with server:
+        check_reachable(f"[::1]:{server.getsockname()[1]}")  # probed as ::1, not "[::1]": nothing raised

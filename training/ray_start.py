@@ -46,6 +46,7 @@ def start_ray(workers: int, address: str = "") -> Any:
 def check_reachable(address: str, timeout: float = 5.0) -> None:
     """Refuse at once an ``address`` of ``host:port`` where nothing answers: Ray itself retries for minutes."""
     host, _, port = address.rpartition(":")
+    host = host.strip("[]")  # an IPv6 address is written [::1]:6379
     if "://" in address or not host or not port.isdigit():
         return  # "auto", or a ray:// client address: Ray's own to resolve
     try:
