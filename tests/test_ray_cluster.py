@@ -22,6 +22,7 @@ ray = pytest.importorskip("ray")
 
 from ray.cluster_utils import Cluster  # noqa: E402
 
+from tests.ports import free_port  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
@@ -69,13 +70,6 @@ def test_a_run_on_a_two_node_cluster_spreads_its_workers_and_learns_what_an_embe
         for path in (tmp_path / "cluster" / "agent.pt", tmp_path / "embedded" / "agent.pt")
     )
     assert all(torch.equal(a[k], b[k]) for k in a)
-
-
-def free_port() -> int:
-    """A port nothing listens on (bound, then let go)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_an_address_where_nothing_answers_is_refused_at_once_in_one_line_and_leaves_no_folder(tmp_path: Path) -> None:

@@ -22,7 +22,6 @@ import asyncio
 import json
 import logging
 import re
-import socket
 import threading
 import time
 import tracemalloc
@@ -48,6 +47,7 @@ from smear_rl.server.bots import _parse_rules  # noqa: E402
 from smear_rl.server.history import Tracker, suggest_body  # noqa: E402
 from smear_rl.server.limits import WEB_DIR, Settings  # noqa: E402
 from smear_rl.server.tables import Table  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 SETTINGS = Settings(
     bot_workers=1,
@@ -73,9 +73,7 @@ class Server:
     def __init__(self, settings: Settings) -> None:
         self.app: FastAPI = create_app(settings)
         self.access_log: list[str] = []
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=True,
                                 log_level="info")  # fmt: skip

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -26,14 +25,9 @@ from smear_env.observation import player_view  # noqa: E402
 from smear_rl.server.app import create_app  # noqa: E402
 from smear_rl.server.history import Tracker, suggest_body  # noqa: E402
 from smear_rl.server.limits import Settings  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 SETTINGS = Settings(search_workers=1, search_queue=4, search_time_cap=0.3, keepalive_seconds=0.5)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ import json
 import os
 import random
 import re
-import socket
 import struct
 import subprocess
 import sys
@@ -38,6 +37,7 @@ import httpx  # noqa: E402
 
 import smear_env  # noqa: E402
 from smear_env import actions as A  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -84,9 +84,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """``smear-rl serve`` on a free port, as a person starts it (bots in threads: no worker processes to spawn)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     command = [sys.executable, "-m", "smear_rl.cli", "serve", "--port", str(port), "--search-workers", "0",
                "--bot-workers", "0", "--keepalive-seconds", "1", "--log-level", "warning"]  # fmt: skip
     server = subprocess.Popen(command)
