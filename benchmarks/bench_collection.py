@@ -95,17 +95,11 @@ def main() -> None:
     parser.add_argument("--address", default="")
     args = parser.parse_args()
     if any(args.workers) and not args.address:
-        import ray
+        from training.ray_start import start_ray
 
         # every setting's actors live at once and take turns: a Ray of num_cpus = one setting's workers (what
         # training starts) would leave the next setting's actors unscheduled, and the benchmark waiting for ever
-        ray.init(
-            address="local",
-            num_cpus=sum(args.workers),
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level="ERROR",
-        )
+        start_ray(sum(args.workers))
     settings = {w: Setting(w, args.steps, args.address) for w in args.workers}
     for setting in settings.values():
         setting.rollout()  # warm-up: matches under way, caches filled
