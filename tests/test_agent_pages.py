@@ -27,6 +27,7 @@ from agents.shipped import (
 )
 from training.evaluate.results import EvalResult, read_results
 from training.pool import PooledResult, pool
+from training.universal_eval import targets
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ROOT / "docs" / "agents"
@@ -169,6 +170,14 @@ def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() 
         measured = [version.split("+g")[-1][:7] for version in stored(row)[0].code_versions]
         assert commits == list(dict.fromkeys(measured)), f"{shown}: the commits its runs were measured at"
     assert "agents/universal.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+@pytest.mark.skipif(universal_policy_path() is None, reason="this version ships no universal agent")
+def test_the_universal_agents_targets_are_what_its_data_files_hold() -> None:
+    """Its page's two tables of targets met are those the protocol's summary writes from the data files."""
+    page = (AGENTS / "universal.md").read_text()
+    for table in targets(EVALS, "universal_").split("\n\n"):
+        assert table in page, f"rewrite them with training.universal_eval --summary (the page says how):\n{table}"
 
 
 #: the universal agent's opponents that the README's and the results' table of the retired presets show, in order

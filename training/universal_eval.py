@@ -4,7 +4,9 @@ Run it as ``python -m training.universal_eval AGENT --out DIR`` (``--quick`` for
 reduced protocol a busy 2-core machine finishes in hours, not days). Each match-up is
 one ``smear-rl evaluate`` run written as ``DIR/<name>.json.gz`` (every game, compressed:
 ``smear-rl pool`` reads it); a match-up whose file exists is skipped, so the protocol
-resumes after a stop. Then ``--summary`` prints the table of every file in ``DIR``.
+resumes after a stop. Then ``--summary`` prints the tables of the files in ``DIR``: issue 64's
+targets, met or not, and every match-up's result; ``--page FILE`` writes them into an agent's page
+(``--out research/evals --prefix universal_ --page docs/agents/universal.md`` for the shipped agent).
 
 Seeds: the deals of every match-up below are seeds this project never trained on,
 tuned on or chose a candidate by (training runs deal from their config's seed and
@@ -28,10 +30,11 @@ from agents.shipped import specialist_policy_path
 from smear_env.house_rules import BASE_PRESETS
 from training.evaluate import cli as evaluate_cli
 from training.evaluate.results import read_results
-from training.pool import pool
+from training.pool import PooledResult, pool
 
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
+HOUSE_SEARCH_SETS = 5  # the held-out sets the search bot plays (its target holds on all of them)
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class MatchUp:
 
 def protocol(quick: bool) -> list[MatchUp]:
     """The match-ups of the full protocol (issue 64's targets), or of ``quick``: fewer games against search."""
-    search_games, house_search_sets = (100, 2) if quick else (400, 5)
+    search_games, house_search_sets = (100, 2) if quick else (400, HOUSE_SEARCH_SETS)
     out: list[MatchUp] = []
     for preset in BASE_PRESETS:
         cap = 1000 if preset == "ten_point_5p" else 200  # five players alone stall with random ones: a longer cap
@@ -84,6 +87,93 @@ OPPONENT_NAMES = {"random": "random players", "rule": "the rule bot", "specialis
                   "search": "the search bot"}  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Target:
+    """One of issue 64's bars for a kind of match-up: a win rate, a lower bound for its interval, the games it needs."""
+
+    won: float
+    games: int = 0
+    low: float = 0.0
+
+    def header(self) -> str:
+        bound = f", low {self.low:.2f}" if self.low else ""
+        games = f", {self.games} games" if self.games else ""
+        return f"{self.won:.2f}{bound}{games}"
+
+    def met(self, result: PooledResult) -> bool:
+        return result.win_rate.value >= self.won and result.win_rate.low >= self.low and result.games >= self.games
+
+    def cell(self, result: PooledResult | None) -> str:
+        """The result and whether it meets the bar, or how many of the games it needs were played."""
+        if result is None:
+            return "-"
+        won = result.win_rate.as_text() if self.low else f"{result.win_rate.value:.3f}"
+        if result.games < self.games:
+            return f"{won} ({result.games} of {self.games} games)"
+        return f"{won} {'met' if self.met(result) else 'not met'}"
+
+
+#: issue 64's targets by match-up kind (presets: random, specialist, search; held-out house sets: rule, search)
+TARGETS = {"random": Target(0.97), "specialist": Target(0.50, 400), "search": Target(0.50, 400, low=0.45),
+           "house_rule": Target(0.65, 200), "house_search": Target(0.50, 200)}  # fmt: skip
+TARGETS_HEADER = (f"| rules | random players ({TARGETS['random'].header()}) "
+                  f"| its preset's specialist ({TARGETS['specialist'].header()}) "
+                  f"| the search bot ({TARGETS['search'].header()}) |")  # fmt: skip
+HOUSE_TARGETS_HEADER = (f"| held-out house set | the rule bot ({TARGETS['house_rule'].header()}) | the search bot "
+                        f"({TARGETS['house_search'].header()}, on {HOUSE_SEARCH_SETS} sets) |")  # fmt: skip
+RESULTS_HEADER = "| rules | against | games (seed) | won [95% interval] | points a hand | code measured | data |"
+
+
+def match_up_files(out: Path, prefix: str = "") -> dict[str, Path]:
+    """The protocol's match-ups with a file ``out/<prefix><match-up>.json.gz``, by match-up name, in the page's order.
+
+    Other files in ``out`` (a candidate's choice games beside the report's in ``research/evals``) are not read.
+    """
+    names = {match_up.name for match_up in protocol(quick=False)}
+    found = {name: out / f"{prefix}{name}.json.gz" for name in names if (out / f"{prefix}{name}.json.gz").is_file()}
+    return dict(sorted(found.items(), key=lambda item: _row_order(item[0])))
+
+
+def _pooled_results(out: Path, prefix: str) -> dict[str, PooledResult]:
+    return {name: pool(read_results(path)) for name, path in match_up_files(out, prefix).items()}
+
+
+def targets(out: Path, prefix: str = "") -> str:
+    """Issue 64's targets against the match-ups in ``out``: a table of the presets, one of the held-out sets.
+
+    Each cell is the pooled win rate and ``met`` or ``not met``, or how many of the games the
+    target asks for were played so far; the last row of each counts the targets met.
+    """
+    results = _pooled_results(out, prefix)
+    presets = sorted({name.rpartition("_vs_")[0] for name in results if not _is_house(name)})
+    houses = sorted({name.rpartition("_vs_")[0] for name in results if _is_house(name)}, key=lambda h: int(h[5:]))
+    kinds = ("random", "specialist", "search")
+    rows = [TARGETS_HEADER, "|---|---|---|---|"]
+    rows += [f"| `{p}` | " + " | ".join(TARGETS[k].cell(results.get(f"{p}_vs_{k}")) for k in kinds) + " |"
+             for p in presets]  # fmt: skip
+    rows.append("| all | " + " | ".join(_tally(TARGETS[k], [results.get(f"{p}_vs_{k}") for p in presets])
+                                        for k in kinds) + " |")  # fmt: skip
+    asked = {match_up.name for match_up in protocol(quick=False)}  # search plays the first HOUSE_SEARCH_SETS only
+    house_rows = [HOUSE_TARGETS_HEADER, "|---|---|---|"]
+    house_rows += [f"| {h[5:]} | {TARGETS['house_rule'].cell(results.get(f'{h}_vs_rule'))} | "
+                   + (TARGETS["house_search"].cell(results.get(f"{h}_vs_search")) if f"{h}_vs_search" in asked else "")
+                   + " |" for h in houses]  # fmt: skip
+    searched = [results.get(f"{h}_vs_search") for h in houses if f"{h}_vs_search" in asked]
+    house_rows.append(f"| all | {_tally(TARGETS['house_rule'], [results.get(f'{h}_vs_rule') for h in houses])} "
+                      f"| {_tally(TARGETS['house_search'], searched, needed=HOUSE_SEARCH_SETS)} |")  # fmt: skip
+    return "\n".join(rows) + "\n\n" + "\n".join(house_rows)
+
+
+def _tally(target: Target, results: list[PooledResult | None], needed: int | None = None) -> str:
+    """``7 of 10 met`` (of ``needed`` where the target holds on that many), and those short of their games."""
+    met = sum(1 for r in results if r is not None and target.met(r))
+    short = sum(1 for r in results if r is not None and r.games < target.games)
+    missing = sum(1 for r in results if r is None)
+    text = f"{met} of {needed or len(results)} {'needed ' if needed else ''}met"
+    text += f", {short} short of {target.games} games" if short else ""
+    return text + (f", {missing} not played" if missing else "")
+
+
 def summary(out: Path, prefix: str = "") -> str:
     """The results table of every match-up file in ``out``, as the agent's page shows it.
 
@@ -92,13 +182,11 @@ def summary(out: Path, prefix: str = "") -> str:
     reward (points a hand over the opponent's, paired by deal), the commits it was measured at and the
     file (named ``research/evals/<prefix><match-up>.json.gz``, where the page keeps it).
     """
-    lines = ["| rules | against | games (seed) | won [95% interval] | points a hand | code measured | data |",
-             "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for path in sorted(out.glob("*.json.gz"), key=_row_order):
+    lines = [RESULTS_HEADER, "|---|---|---|---|---|---|---|"]
+    for name, path in match_up_files(out, prefix).items():
         runs = read_results(path)
         pooled, first = pool(runs), runs[0]
         changes = ", ".join(f"{k}={json.dumps(v)}" for k, v in first.rule_overrides.items())
-        name = path.name.removesuffix(".json.gz")
         rules = f"house set {name[5:].split('_')[0]}: `{first.preset}`, {changes}" if changes else f"`{first.preset}`"
         reward = "-" if pooled.paired_reward is None else f"{pooled.paired_reward.value:+.2f}"
         commits = dict.fromkeys(version.split("+g")[-1][:7] for version in pooled.code_versions)  # x, x.changes: one
@@ -111,13 +199,32 @@ def summary(out: Path, prefix: str = "") -> str:
     return "\n".join(lines)
 
 
-def _row_order(path: Path) -> tuple[int, str, int]:
+def write_tables(page: Path, tables: list[str]) -> None:
+    """Replace each table in ``page`` whose header line is a table's first line by that table."""
+    lines = page.read_text().splitlines()
+    for table in tables:
+        for block in table.split("\n\n"):
+            new = block.splitlines()
+            if new[0] not in lines:
+                raise ValueError(f"{page} has no table headed {new[0]!r}: put the header line where the table goes")
+            start = end = lines.index(new[0])
+            while end < len(lines) and lines[end].startswith("|"):
+                end += 1
+            lines[start:end] = new
+    page.write_text("\n".join(lines) + "\n")
+
+
+def _is_house(name: str) -> bool:
+    where = name.rpartition("_vs_")[0]
+    return where.startswith("house") and where[5:].isdigit()
+
+
+def _row_order(name: str) -> tuple[int, str, int]:
     """Presets first, then house sets by number; within each, random, rule, specialist, search."""
-    name = path.name.removesuffix(".json.gz")
     where, _, against = name.rpartition("_vs_")
     order = ["random", "rule", "specialist", "search"]
     rank = order.index(against) if against in order else len(order)
-    if where.startswith("house") and where[5:].isdigit():
+    if _is_house(name):
         return (1, f"{int(where[5:]):04d}", rank)
     return (0, where, rank)
 
@@ -135,17 +242,24 @@ def _commit_date(commit: str) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.universal_eval", description=__doc__)
-    parser.add_argument("agent", help="the agent to evaluate (an exported .npz or a checkpoint)")
+    parser.add_argument("agent", nargs="?", help="the agent to evaluate (an exported .npz or a checkpoint)")
     parser.add_argument("--out", type=Path, required=True, help="folder of the match-ups' JSON files")
     parser.add_argument("--quick", action="store_true", help="the reduced protocol (fewer games against search)")
     parser.add_argument("--only", default="", help="run only match-ups whose name contains this text")
     parser.add_argument("--workers", type=int, default=1, help="harness processes per match-up")
-    parser.add_argument("--summary", action="store_true", help="print the table of the files in --out and stop")
-    parser.add_argument("--prefix", default="", help="with --summary: the data files' names under research/evals/")
+    parser.add_argument("--summary", action="store_true", help="print the targets and results tables of --out and stop")
+    parser.add_argument("--prefix", default="", help="with --summary: the start of the files' names in --out")
+    parser.add_argument("--page", type=Path, help="with --summary: write the tables into this page instead")
     args = parser.parse_args(argv)
     if args.summary:
-        print(summary(args.out, args.prefix))
+        tables = [targets(args.out, args.prefix), summary(args.out, args.prefix)]
+        if args.page:
+            write_tables(args.page, tables)
+        else:
+            print("\n\n".join(tables))
         return
+    if not args.agent:
+        parser.error("the agent to evaluate is needed (or --summary)")
     args.out.mkdir(parents=True, exist_ok=True)
     for match_up in protocol(args.quick):
         if args.only not in match_up.name or (args.out / f"{match_up.name}.json.gz").is_file():

@@ -1,0 +1,83 @@
+"""The universal agent's protocol tables: each target met, not met, or short of its games, read from the data files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from training.pool import PooledResult
+from training.stats import win_rate
+from training.universal_eval import TARGETS, main, targets, write_tables
+
+EVALS = Path(__file__).resolve().parents[1] / "research" / "evals"
+
+
+def pooled(wins: int, games: int) -> PooledResult:
+    return PooledResult("a", "b", "ten_point", (1,), wins, 0, games - wins, win_rate(wins, 0, games), 0, None, 0.0, ())
+
+
+@pytest.mark.parametrize(
+    ("kind", "wins", "games", "cell"),
+    [
+        ("specialist", 224, 400, "0.560 met"),
+        ("specialist", 196, 400, "0.490 not met"),
+        ("specialist", 60, 100, "0.600 (100 of 400 games)"),
+        ("search", 210, 400, "0.525 [0.476, 0.573] met"),
+        ("search", 196, 400, "0.490 [0.441, 0.539] not met"),  # smear's: the lower bound short of 0.45
+        ("random", 194, 200, "0.970 met"),  # no count of games asked
+        ("random", 193, 200, "0.965 not met"),
+        ("house_rule", 122, 200, "0.610 not met"),
+    ],
+)
+def test_a_cell_says_whether_the_target_is_met_or_how_many_games_it_lacks(
+    kind: str, wins: int, games: int, cell: str
+) -> None:
+    assert TARGETS[kind].cell(pooled(wins, games)) == cell
+
+
+def test_a_match_up_not_played_shows_a_dash() -> None:
+    assert TARGETS["search"].cell(None) == "-"
+
+
+def test_the_tables_count_the_targets_met_and_read_only_the_protocols_files(tmp_path: Path) -> None:
+    for name in ("smear_vs_search", "six_point_vs_search", "schmier_vs_search", "six_point_vs_specialist",
+                 "house2_vs_rule", "house4_vs_search"):  # fmt: skip
+        shutil.copy(EVALS / f"universal_{name}.json.gz", tmp_path / f"universal_{name}.json.gz")
+    shutil.copy(EVALS / "universal_choice_match_smear_vs_specialist400.json.gz", tmp_path)  # a candidate's: not read
+    presets, houses = targets(tmp_path, "universal_").split("\n\n")
+    assert presets.splitlines()[2:] == [
+        "| `schmier` | - | - | 0.670 [0.573, 0.754] (100 of 400 games) |",
+        "| `six_point` | - | 0.618 met | 0.830 [0.790, 0.864] met |",
+        "| `smear` | - | - | 0.490 [0.441, 0.539] not met |",
+        "| all | 0 of 3 met, 3 not played | 1 of 3 met, 2 not played | 1 of 3 met, 1 short of 400 games |",
+    ]
+    assert houses.splitlines()[2:] == [
+        "| 2 | 0.610 not met | - |",
+        "| 4 | - | 0.760 (100 of 200 games) |",
+        "| all | 0 of 2 met, 1 not played | 0 of 5 needed met, 1 short of 200 games, 1 not played |",
+    ]
+
+
+def test_the_tables_go_into_a_page_where_their_headers_are_and_a_page_without_them_is_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "agent.md"
+    page.write_text("# An agent\n\n| a | b |\n|---|---|\n| old | row |\n\nAfter.\n")
+    write_tables(page, ["| a | b |\n|---|---|\n| new | row |"])
+    assert page.read_text() == "# An agent\n\n| a | b |\n|---|---|\n| new | row |\n\nAfter.\n"
+    with pytest.raises(ValueError, match="no table headed '\\| c \\|'"):
+        write_tables(page, ["| a | b |\n|---|---|\n| newer | row |", "| c |\n|---|\n| x |"])
+    assert page.read_text() == "# An agent\n\n| a | b |\n|---|---|\n| new | row |\n\nAfter.\n"
+
+
+def test_the_command_needs_an_agent_unless_it_only_prints_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert "the agent to evaluate is needed" in capsys.readouterr().err
+    main(["--summary", "--out", str(tmp_path)])
+    assert "| all | 0 of 0 met" in capsys.readouterr().out
