@@ -21,7 +21,7 @@ from training.config import config_from_dict  # noqa: E402
 from training.model import card_head_input  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 from training.run_summary import plan  # noqa: E402
-from training.teachers import SpecialistTeacher  # noqa: E402
+from training.teachers import SpecialistTeacher, labelled, move_kinds  # noqa: E402
 
 TINY = {
     "preset": "ten_point", "universal": True, "train_presets": ["ten_point", "minnesota", "ten_point_5p"],
@@ -94,6 +94,64 @@ def test_a_run_taught_by_specialists_and_its_start_labels_house_sets_by_the_star
     trainer.writer.close()
     with pytest.raises(ValueError, match="teacher = 'specialists_and_start'.*set init_from"):
         config_from_dict({**TINY, "teacher": "specialists_and_start"})
+
+
+def test_a_teacher_limited_to_the_bids_of_one_preset_labels_those_and_leaves_every_other_row_unlabelled() -> None:
+    teacher = SpecialistTeacher(card_features=18, presets=("minnesota",), moves=("bid",))
+    rules, house = get_rules("minnesota"), get_rules("minnesota", target_score=31)
+    ten_point = get_rules("ten_point")
+    assert [teacher.who(r) for r in (rules, house, ten_point)] == ["minnesota", "nobody", "nobody"]
+    game, observer = Game(rules, seed=2), Observer(4)
+    specialist = load_policy(shipped_policy_path("minnesota"))
+    obs, masks = [], []
+    for _ in range(24):  # the auction, the trump call, the discards and the first cards
+        obs.append(observer.vector(game, game.current_player))
+        masks.append(action_mask(game.legal_mask()))
+        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
+    obs_array, mask_array = np.stack(obs), np.stack(masks)
+    kinds = move_kinds(mask_array)
+    assert kinds[:4] == ["bid"] * 4 and {"trump", "discard", "play"} <= set(kinds)
+    taught = teacher(rules, card_head_input(obs_array, rules, 18), mask_array)
+    bids = np.array([kind == "bid" for kind in kinds])
+    np.testing.assert_array_equal(labelled(taught), bids)
+    np.testing.assert_allclose(taught[bids], specialist.logits(obs_array[bids], mask_array[bids]), atol=1e-4)
+    assert not labelled(teacher(house, card_head_input(obs_array, house, 18), mask_array)).any()
+
+
+def test_a_kickstarted_run_is_ppo_with_the_teachers_bids_as_a_second_loss(tmp_path: Path) -> None:
+    kickstart = {
+        "teacher": "specialists",
+        "teacher_coef": 1.0,
+        "teacher_moves": ["bid"],
+        "teacher_presets": ["minnesota"],
+    }
+    trainer = Trainer(config_from_dict({**TINY, "train_presets": ["minnesota", "ten_point"], **kickstart}), tmp_path)
+    batch = trainer.collector.collect(96, trainer._learner_policy(), [])
+    assert batch.targets is not None
+    taught = labelled(batch.targets)
+    assert 0 < taught.sum() < len(batch)  # minnesota's bids only
+    assert set(move_kinds(batch.masks[taught])) == {"bid"}
+    losses = trainer.ppo_update(batch)
+    assert {"policy_loss", "teacher_loss", "agreement"} <= set(losses) and 0 <= losses["agreement"] <= 1
+    trainer.writer.close()
+    Trainer(config_from_dict({**TINY, **kickstart, "total_steps": 96}), tmp_path / "run").run(progress=False)
+    assert load_checkpoint(tmp_path / "run" / "agent.pt")["config"]["teacher_coef"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"teacher_coef": 0.5}, "teacher_coef = 0.5: it shapes a teacher's labels: set teacher"),
+        ({"teacher": "specialists", "teacher_coef": -1.0}, "teacher_coef = -1.0: expected 0 .DAgger. or a positive"),
+        ({"teacher": "specialists", "teacher_moves": ["bids"]}, "teacher_moves = .*not kinds of move: expected .*bid"),
+        ({"teacher": "specialists", "teacher_presets": ["minesota"]}, "teacher_presets = .*not Smear presets"),
+        ({"teacher": "specialists_and_start", "init_from": "x.pt", "teacher_presets": ["smear"]},
+         "teacher_presets = .*expected teacher = 'specialists'"),
+    ],
+)  # fmt: skip
+def test_a_teachers_labels_are_checked_before_a_run_starts(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **change})
 
 
 def test_a_universal_run_resumes_to_the_same_weights(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.checks import options_by_name
 from smear_env.house_rules import BASE_PRESETS
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
-from training.teachers import TAUGHT_FROM_START, TEACHER_KINDS
+from training.teachers import MOVE_KINDS, TAUGHT_FROM_START, TEACHER_KINDS
 
 
 @options_by_name('TrainConfig(preset="minnesota")', lambda fields: _check_field_names(fields))
@@ -46,6 +46,9 @@ class TrainConfig:
     eval_presets: list[str] = field(default_factory=list)  # universal: presets each evaluation plays; [] = preset alone
     teacher: str = ""  # fit each move to a teacher's (DAgger), not PPO: a name of training.teachers.TEACHER_KINDS
     teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
+    teacher_coef: float = 0.0  # teacher: 0 = DAgger; > 0 = PPO plus the teacher's cross-entropy at this weight
+    teacher_presets: list[str] = field(default_factory=list)  # teacher: label these presets' exact rules only; [] = all
+    teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
     focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
@@ -145,6 +148,8 @@ def _validate(c: TrainConfig) -> None:
         _check_late_start(c)
     need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
     need(c.universal or not c.focus_sets, "focus_sets", "focused house-rule sets need universal = true")
+    for name in ("teacher_coef", "teacher_presets", "teacher_moves"):
+        need(bool(c.teacher) or not getattr(c, name), name, "it shapes a teacher's labels: set teacher")
     if c.universal or c.teacher:
         _validate_universal(c)
     if c.match_moon and not c.universal:
@@ -192,7 +197,12 @@ def _validate_universal(c: TrainConfig) -> None:
     need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
     need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
     need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")
-    for name in ("train_presets", "eval_presets"):
+    need(c.teacher_coef >= 0, "teacher_coef", "expected 0 (DAgger) or a positive weight (PPO with the teacher)")
+    need(c.teacher != TAUGHT_FROM_START or not c.teacher_presets, "teacher_presets",
+         "only the specialists would teach there, not the start agent: expected teacher = 'specialists'")  # fmt: skip
+    unknown = [m for m in c.teacher_moves if m not in MOVE_KINDS]
+    need(not unknown, "teacher_moves", f"{unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
+    for name in ("train_presets", "eval_presets", "teacher_presets"):
         unknown = [p for p in getattr(c, name) if p not in BASE_PRESETS]
         need(not unknown, name, f"{unknown} are not Smear presets: expected names among {', '.join(BASE_PRESETS)}")
     need(bool(c.train_presets), "train_presets", "expected at least one preset to draw from")

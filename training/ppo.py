@@ -33,6 +33,7 @@ from training.focus import FocusSet, score_focus_sets, write_focus
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
 from training.progress import RunProgress
 from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
+from training.teachers import labelled
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
 #: curve.csv's columns: points_diff is points taken a hand less the opponent's (sets not subtracted), hand_reward
@@ -242,7 +243,7 @@ class Trainer:
             started = time.perf_counter()
             batch = self._collect()
             collect_seconds = time.perf_counter() - started
-            losses = self.distill_update(batch) if c.teacher else self.ppo_update(batch)
+            losses = self.distill_update(batch) if c.teacher and not c.teacher_coef else self.ppo_update(batch)
             self.train_seconds += time.perf_counter() - started
             self.step += len(batch)
             self.update += 1
@@ -363,11 +364,12 @@ class Trainer:
     def ppo_update(self, batch: Batch) -> dict[str, float]:
         c = self.config
         sums: dict[str, float] = {}
-        count = 0
+        counts: dict[str, int] = {}  # the teacher's figures count only minibatches with rows it labelled
         inputs = self._inputs(batch)  # once per batch: card features are Python
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
                 obs, masks, actions, old_logp, _, adv, returns = self._tensors(batch, inputs, idx)
+                extra: dict[str, torch.Tensor | float] = {}
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(idx) > 1 else adv
                 logits, values = self.net(obs, masks)
                 logp_all = F.log_softmax(logits, dim=1)
@@ -377,6 +379,10 @@ class Trainer:
                 value_loss = 0.5 * F.mse_loss(values, returns)
                 entropy = -(logp_all.exp() * logp_all).sum(1).mean()
                 loss = policy_loss + c.value_coef * value_loss - c.entropy_coef * entropy
+                if c.teacher_coef and batch.targets is not None:  # kickstarting: the teacher's moves as a second loss
+                    teacher_loss, agree = self._teacher_loss(batch.targets[idx], logits, logp_all)
+                    loss = loss + c.teacher_coef * teacher_loss
+                    extra = {"teacher_loss": teacher_loss, "agreement": agree} if agree == agree else {}  # nan: none
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
@@ -385,10 +391,10 @@ class Trainer:
                     kl = ((ratio - 1) - (logp - old_logp)).mean()
                     clipped = ((ratio - 1).abs() > c.clip).float().mean()
                 for key, value in (("policy_loss", policy_loss), ("value_loss", value_loss), ("entropy", entropy),
-                                   ("approx_kl", kl), ("clip_fraction", clipped)):  # fmt: skip
-                    sums[key] = sums.get(key, 0.0) + value.item()
-                count += 1
-        out = {k: v / count for k, v in sums.items()}
+                                   ("approx_kl", kl), ("clip_fraction", clipped), *extra.items()):  # fmt: skip
+                    sums[key] = sums.get(key, 0.0) + _number(value)
+                    counts[key] = counts.get(key, 0) + 1
+        out = {k: v / counts[k] for k, v in sums.items()}
         out["explained_variance"] = explained_variance(batch.values, batch.returns)
         return out
 
@@ -396,17 +402,16 @@ class Trainer:
         """Fit the policy to the teacher's on the student's own decisions (cross-entropy to its softmax at
         ``teacher_temperature``) and the value to the hands' returns: DAgger, where PPO would take its advantages."""
         c = self.config
-        assert batch.targets is not None, "a teacher run's collector labels every decision"
+        assert batch.targets is not None, "a teacher run's collector labels its decisions"
         inputs = self._inputs(batch)
         sums = {"distill_loss": 0.0, "value_loss": 0.0, "agreement": 0.0, "entropy": 0.0}
-        count = 0
+        counts = dict.fromkeys(sums, 0)  # the teacher's figures: only minibatches with rows it labelled
         for _ in range(c.epochs):
             for idx in self._minibatches(len(batch)):
                 obs, masks, _, _, _, _, returns = self._tensors(batch, inputs, idx)
-                target = F.softmax(torch.from_numpy(batch.targets[idx]).to(self.device) / c.teacher_temperature, 1)
                 logits, values = self.net(obs, masks)
                 logp_all = F.log_softmax(logits, dim=1)
-                distill_loss = -(target * logp_all).sum(1).mean()
+                distill_loss, agree = self._teacher_loss(batch.targets[idx], logits, logp_all)
                 value_loss = 0.5 * F.mse_loss(values, returns)
                 loss = distill_loss + c.value_coef * value_loss
                 self.optimizer.zero_grad()
@@ -414,15 +419,28 @@ class Trainer:
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), c.max_grad_norm)
                 self.optimizer.step()
                 with torch.no_grad():
-                    agree = (logits.argmax(1) == target.argmax(1)).float().mean()
                     entropy = -(logp_all.exp() * logp_all).sum(1).mean()
-                for key, value in (("distill_loss", distill_loss), ("value_loss", value_loss),
-                                   ("agreement", agree), ("entropy", entropy)):  # fmt: skip
-                    sums[key] += value.item()
-                count += 1
-        out = {k: v / count for k, v in sums.items()}
+                taught = (("distill_loss", distill_loss), ("agreement", agree)) if agree == agree else ()  # nan: none
+                for key, value in (("value_loss", value_loss), ("entropy", entropy), *taught):
+                    sums[key] += _number(value)
+                    counts[key] += 1
+        out = {k: v / counts[k] if counts[k] else float("nan") for k, v in sums.items()}
         out["explained_variance"] = explained_variance(batch.values, batch.returns)
         return out
+
+    def _teacher_loss(
+        self, targets: np.ndarray, logits: torch.Tensor, logp_all: torch.Tensor
+    ) -> tuple[torch.Tensor, float]:
+        """Cross-entropy from the teacher's softmax (at ``teacher_temperature``) to the student's policy, over the rows
+        the teacher labelled, and the share of them whose most probable move is the teacher's (0 and nan: none)."""
+        rows = torch.from_numpy(labelled(targets)).to(self.device)
+        if not bool(rows.any()):
+            return logits.sum() * 0.0, float("nan")
+        raw = torch.from_numpy(targets).to(self.device)[rows]
+        target = F.softmax(raw / self.config.teacher_temperature, 1)
+        loss = -(target * logp_all[rows]).sum(1).mean()
+        agree = float((logits[rows].argmax(1) == target.argmax(1)).float().mean())
+        return loss, agree
 
     # ------------------------------------------------------------------ logging and evaluation
     def _log_update(self, batch: Batch, losses: dict[str, float], collect_s: float, total_s: float) -> None:
@@ -525,6 +543,11 @@ def _saved_config(data: dict[str, Any], where: str | Path) -> TrainConfig:
         return config_from_dict(data["config"])
     except (KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"checkpoint {str(where)!r} holds no readable training config: {err!r}") from None
+
+
+def _number(value: torch.Tensor | float) -> float:
+    """A loss figure for the logs: a tensor's value (without its graph), or a float as it is."""
+    return value.item() if isinstance(value, torch.Tensor) else value
 
 
 def explained_variance(predicted: np.ndarray, target: np.ndarray) -> float:

@@ -15,6 +15,12 @@ teaches its own preset's exact rules, but on every other rule set the teacher is
 the stage starts from, frozen. The student moves toward the specialists where they are the
 stronger players and is held to what it had learned on the house rules, where its base
 preset's specialist would pull it back to play that PPO had already corrected.
+
+A teacher may label only some moves (``moves``: the bids, say) on some presets' exact rules
+(``presets``: where the specialists still play better), and the run may keep PPO and add the
+teacher's cross-entropy as a second loss (kickstarting, ``teacher_coef``): the student's bids then
+move toward the specialists' where they bid better, and PPO keeps what it taught the rest. A row
+the teacher does not label holds NaN logits (:data:`NO_LABEL`).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 
 from agents.neural_agent import Policy, load_policy
 from agents.shipped import specialist_policy_path, specialist_presets
+from smear_env import actions as A
 from smear_env.cards import NUM_CARDS
 from smear_env.observation import observation_size
 from smear_env.rules import Rules
@@ -35,6 +42,24 @@ TEACHER_KINDS = {
     TAUGHT_FROM_START: "each preset's specialist on its preset's own rules, elsewhere the agent started from",
 }
 START = "start"  # what SpecialistTeacher.who names the start agent
+NOBODY = "nobody"  # what SpecialistTeacher.who names the teacher of rules it does not label
+NO_LABEL = np.nan  # the logits of a row the teacher does not label
+#: the kinds of move a teacher may be limited to, each the first action id of its block of the action space
+MOVE_KINDS = {"bid": A.PASS, "trump": A.TRUMP_BASE, "call": A.CALL_BASE, "discard": A.DISCARD_BASE,
+              "play": A.PLAY_BASE}  # fmt: skip
+
+
+def move_kinds(masks: np.ndarray) -> list[str]:
+    """The kind of each decision ``[B, A]`` (its legal moves lie in one block of the action space)."""
+    starts = np.array(list(MOVE_KINDS.values()))
+    first = masks.argmax(1)
+    names = list(MOVE_KINDS)
+    return [names[k] for k in np.searchsorted(starts, first, side="right") - 1]
+
+
+def labelled(targets: np.ndarray) -> np.ndarray:
+    """Which rows ``[B, A]`` of a teacher's logits hold a label (the others are :data:`NO_LABEL`)."""
+    return ~np.isnan(targets).any(1)
 
 
 class SpecialistTeacher:
@@ -44,9 +69,14 @@ class SpecialistTeacher:
     teachers' card heads then read them off the vector themselves, under the real rules).
     """
 
-    def __init__(self, card_features: int = 0, start: Policy | None = None) -> None:
+    def __init__(
+        self, card_features: int = 0, start: Policy | None = None, presets: tuple[str, ...] = (),
+        moves: tuple[str, ...] = (),
+    ) -> None:  # fmt: skip
         self.card_features = card_features
         self.start = start  # teaches every rule set that is not exactly a specialist's preset (specialists_and_start)
+        self.presets = frozenset(presets)  # label only these presets' exact rules; empty: every rule set
+        self.moves = frozenset(moves or MOVE_KINDS)  # label only these kinds of move
         self.policies: dict[str, Policy] = {}
         for preset in specialist_presets():  # retired specialists teach too
             policy = load_policy(specialist_policy_path(preset))
@@ -55,17 +85,28 @@ class SpecialistTeacher:
         self._exact: dict[Rules, bool] = {}
 
     def who(self, rules: Rules) -> str:
-        """Which agent teaches ``rules``: its preset's name, or :data:`START`. Rows with one teacher share a batch."""
-        if self.start is None:
+        """Which agent teaches ``rules``: its preset's name, :data:`START` or :data:`NOBODY`. Rows with one teacher
+        share a batch."""
+        if self.start is None and not self.presets:
             return rules.name
         if rules not in self._exact:
             specialist = self.policies.get(rules.name)
             self._exact[rules] = specialist is not None and not specialist.differences(rules)
+        if self.presets:
+            return rules.name if self._exact[rules] and rules.name in self.presets else NOBODY
         return rules.name if self._exact[rules] else START
 
     def __call__(self, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Masked logits ``[B, A]`` of the teacher of ``rules`` for the student inputs ``[B, I]`` of one rule set."""
+        """Masked logits ``[B, A]`` of the teacher of ``rules`` for the student inputs ``[B, I]`` of one rule set;
+        :data:`NO_LABEL` in the rows of moves or rules it does not teach."""
         name = self.who(rules)
+        out = np.full(masks.shape, NO_LABEL, dtype=np.float32)
+        rows = [k for k, kind in enumerate(move_kinds(masks)) if kind in self.moves] if name != NOBODY else []
+        if rows:
+            out[rows] = self._logits(name, rules, inputs[rows], masks[rows])
+        return out
+
+    def _logits(self, name: str, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         policy = self.start if name == START else self.policies.get(name)
         if policy is None:
             raise ValueError(
@@ -79,10 +120,17 @@ class SpecialistTeacher:
         return policy.logits(obs, masks, features, rules=rules)  # else a card head reads them under the real rules
 
 
-def make_teacher(kind: str, card_features: int, start: Policy | None = None) -> SpecialistTeacher:
-    """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen."""
+def make_teacher(
+    kind: str, card_features: int, start: Policy | None = None, presets: tuple[str, ...] = (),
+    moves: tuple[str, ...] = (),
+) -> SpecialistTeacher:  # fmt: skip
+    """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen;
+    ``presets`` and ``moves``: the rules and kinds of move it labels (see the module docstring)."""
     if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
     if kind == TAUGHT_FROM_START and start is None:
         raise ValueError(f"teacher {kind!r} teaches house rules by the agent the run starts from: set init_from")
-    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None)
+    unknown = sorted(set(moves) - set(MOVE_KINDS))
+    if unknown:
+        raise ValueError(f"moves {unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
+    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves)
