@@ -25,6 +25,7 @@ from training.export import agent_from_checkpoint  # noqa: E402
 from training.model import ILLEGAL_LOGIT, PolicyValueNet, sample_actions  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
 from training.selfplay import OPPONENT_KINDS, Collector, match_outcomes, torch_policy  # noqa: E402
+from training.stopping import StopRequested  # noqa: E402
 
 TINY = {
     "total_steps": 600, "num_games": 6, "rollout_steps": 200, "hidden": [32], "minibatch": 64, "epochs": 2,
@@ -69,6 +70,17 @@ def test_resume_reproduces_an_uninterrupted_run(tiny_run: Path, tmp_path: Path) 
     Trainer(tiny_config(), tmp_path).run(progress=False, max_updates=1)
     interrupted = weights(tmp_path / "checkpoint.pt")
     assert any(not torch.equal(interrupted[k], v) for k, v in weights(tiny_run / "checkpoint.pt").items())
+    Trainer(None, tmp_path, resume=tmp_path / "checkpoint.pt").run(progress=False)
+    resumed, uninterrupted = weights(tmp_path / "checkpoint.pt"), weights(tiny_run / "checkpoint.pt")
+    assert all(torch.equal(resumed[k], uninterrupted[k]) for k in uninterrupted)
+
+
+def test_a_run_asked_to_stop_saves_after_its_update_and_resumes_to_the_uninterrupted_weights(
+    tiny_run: Path, tmp_path: Path
+) -> None:
+    with pytest.raises(StopRequested, match="stopped after update 1, saved in .*checkpoint.pt"):
+        Trainer(tiny_config(checkpoint_every=100), tmp_path).run(progress=False, stop=lambda: True)  # asked at once
+    assert load_checkpoint(tmp_path / "checkpoint.pt")["update"] == 1
     Trainer(None, tmp_path, resume=tmp_path / "checkpoint.pt").run(progress=False)
     resumed, uninterrupted = weights(tmp_path / "checkpoint.pt"), weights(tiny_run / "checkpoint.pt")
     assert all(torch.equal(resumed[k], uninterrupted[k]) for k in uninterrupted)

@@ -15,6 +15,7 @@ import copy
 import csv
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from training.focus import FocusSet, score_focus_sets, write_focus
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
 from training.progress import RunProgress
 from training.selfplay import OPPONENT_KINDS, Batch, PolicyFn, torch_policy
+from training.stopping import StopRequested
 from training.teachers import labelled
 
 EVAL_SEED = 20261122  # deals of every evaluation during training (the same deals each time: comparable points)
@@ -226,9 +228,13 @@ class Trainer:
             raise ValueError(f"checkpoint {where!r} cannot be resumed: malformed training state: {problem}") from None
 
     # ------------------------------------------------------------------ the run
-    def run(self, progress: bool = True, max_updates: int | None = None) -> dict[str, float]:
+    def run(
+        self, progress: bool = True, max_updates: int | None = None, stop: Callable[[], bool] | None = None
+    ) -> dict[str, float]:
         """Train to ``total_steps`` (or the time limit, or ``max_updates`` more updates), then evaluate and save.
 
+        ``stop``: asked after each update; when it says so, the run saves its checkpoint and raises
+        :class:`training.stopping.StopRequested` (the command line's answer to SIGTERM and Ctrl-C).
         Returns the final evaluation: win rate against each baseline.
         """
         c = self.config
@@ -253,6 +259,10 @@ class Trainer:
                 self._set_pool([*self.pool, copy.deepcopy(self.net.state_dict())][-c.pool_size :])
             if self.update % c.checkpoint_every == 0:
                 self.save()
+            if stop is not None and stop():
+                self.save()
+                bar.close()
+                raise StopRequested(f"stopped after update {self.update}, saved in {self.out / 'checkpoint.pt'}")
             due = c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60
             if due and not self._finished(stop_at):  # the last one is the final evaluation's, below
                 self.evaluate(c.eval_matches, progress)

@@ -37,6 +37,7 @@ training minutes, decisions, evaluations, code version and dates.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -49,6 +50,7 @@ from typing import Any
 from smear_env.version import code_version
 from training.checkpoint import load_checkpoint, save_checkpoint
 from training.config import FIELDS, config_from_dict
+from training.stopping import StopRequested, StopSignals
 
 STAGE_KINDS = ("train", "distill")  # what a stage may be
 STATE_FILE = "recipe.json"
@@ -248,8 +250,12 @@ class RecipeRun:
     def _save_state(self) -> None:
         _write_state(self.out, self.state)
 
-    def run(self, progress: bool = True) -> Path:
-        """Run every stage not yet done; returns the final agent's path."""
+    def run(self, progress: bool = True, stop: StopSignals | None = None) -> Path:
+        """Run every stage not yet done; returns the final agent's path.
+
+        ``stop``: a training stage stops after its update when asked (saved, as :meth:`Trainer.run` does), and a
+        stage that is done is not followed by the next; a distill stage cannot stop there and is left to the signals.
+        """
         agents: dict[str, Path] = {}
         previous: Path | None = None
         for index, stage in enumerate(self.recipe.stages):
@@ -258,10 +264,12 @@ class RecipeRun:
             if done:
                 print(f"[recipe {self.recipe.name}] stage {index + 1}/{len(self.recipe.stages)} {stage.name}: done")
             else:
+                if stop is not None and stop():
+                    raise StopRequested(f"stopped before stage {stage.name}")
                 print(f"[recipe {self.recipe.name}] stage {index + 1}/{len(self.recipe.stages)} {stage.name}: "
                       f"{'resuming' if (folder / 'checkpoint.pt').is_file() else 'starting'} in {folder}")  # fmt: skip
                 started = time.time()
-                record = self._run_stage(stage, folder, previous, agents, progress)
+                record = self._run_stage(stage, folder, previous, agents, progress, stop)
                 record |= {"entry": stage.entry(), "started": _stamp(started), "finished": _stamp(time.time()),
                            "wall_minutes": round((time.time() - started) / 60, 2),
                            "code_version": code_version()}  # fmt: skip
@@ -272,10 +280,12 @@ class RecipeRun:
         return self._finish(previous)
 
     def _run_stage(
-        self, stage: Stage, folder: Path, previous: Path | None, agents: dict[str, Path], progress: bool
-    ) -> dict[str, Any]:
+        self, stage: Stage, folder: Path, previous: Path | None, agents: dict[str, Path], progress: bool,
+        stop: StopSignals | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
         if stage.kind == "distill":
-            return _run_distill(stage, folder, previous, agents)
+            with stop.suspended() if stop is not None else contextlib.nullcontext():
+                return _run_distill(stage, folder, previous, agents)
         from training.ppo import Trainer
 
         config = stage_config(self.recipe, stage, previous, agents)
@@ -286,7 +296,7 @@ class RecipeRun:
             trainer = Trainer(None, folder, resume=checkpoint, address=self.address)
         else:
             trainer = Trainer(config, folder, address=self.address)
-        trainer.run(progress=progress)
+        trainer.run(progress=progress, stop=stop)
         data = load_checkpoint(folder / "agent.pt")
         # the nodes its workers ran on in the session that finished it (a resumed stage may have run elsewhere)
         where = {"ray_nodes": len(set(trainer.collector.nodes))} if trainer.remote else {}

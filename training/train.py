@@ -32,6 +32,7 @@ from training.cli import ArgumentParser, check_output_folder, check_readable_fil
 from training.config import load_config, parse_overrides
 from training.ppo import Trainer
 from training.run_summary import plan, summary
+from training.stopping import StopRequested, StopSignals
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,10 +85,13 @@ def main(argv: list[str] | None = None) -> None:
             trainer = Trainer(config, out, address=args.address)
     except ValueError as err:
         parser.error(str(err))
-    print(plan(out, trainer.config, trainer.step))
     try:
-        trainer.run(progress=not args.no_progress)
-    except KeyboardInterrupt:  # the state mid-rollout is not saved: resuming from a checkpoint stays exact
+        with StopSignals() as stop:
+            print(plan(out, trainer.config, trainer.step), flush=True)
+            trainer.run(progress=not args.no_progress, stop=stop)
+    except StopRequested as stopped:
+        sys.exit(f"\n{stopped}: continue with --resume {out / 'checkpoint.pt'}")
+    except KeyboardInterrupt:  # asked twice: the state mid-rollout is not saved, resuming from a checkpoint stays exact
         sys.exit(f"\ninterrupted: continue with --resume {out / 'checkpoint.pt'} (saved every "
                  f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
     print(summary(out, trainer.config, trainer.step, trainer.train_seconds / 60))
@@ -120,11 +124,13 @@ def run_recipe(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     except ValueError as err:
         parser.error(str(err))
     try:
-        agent = run.run(progress=not args.no_progress)
+        with StopSignals() as stop:
+            agent = run.run(progress=not args.no_progress, stop=stop)
     except RayClusterError as err:  # its stage starts Ray: the cluster's refusal comes only now
         parser.error(str(err))
-    except KeyboardInterrupt:
-        sys.exit(f"\ninterrupted: run the same command again to continue the recipe in {out}")
+    except KeyboardInterrupt as stopped:  # StopRequested (saved) or asked twice (from the last checkpoint)
+        why = f"{stopped}" if isinstance(stopped, StopRequested) else "interrupted"
+        sys.exit(f"\n{why}: run the same command again to continue the recipe in {out}")
     print(f"\nagent: {agent}  (torch-free: {agent.with_suffix('.npz')}); stages: {out / 'recipe.json'}")
 
 

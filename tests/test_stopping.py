@@ -1,0 +1,92 @@
+"""Stopping a run: SIGTERM or Ctrl-C ends training after the update in flight, with its checkpoint; twice, at once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from training.checkpoint import load_checkpoint  # noqa: E402
+from training.stopping import StopSignals  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_first_sigterm_asks_the_run_to_stop_and_the_handlers_are_put_back_after(capsys) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with StopSignals() as stop:
+        assert not stop()
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.01)
+        assert stop()
+        assert signal.getsignal(signal.SIGTERM) in (before, signal.SIG_DFL)  # a second one is not caught
+    assert signal.getsignal(signal.SIGTERM) == before
+    assert "SIGTERM: stopping after this update, with a checkpoint" in capsys.readouterr().err
+
+
+def test_ctrl_c_twice_stops_at_once_and_work_that_cannot_stop_keeps_ctrl_c_as_it_was() -> None:
+    with StopSignals() as stop:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        assert stop()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+    with StopSignals() as stop, stop.suspended():
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        assert not stop()
+
+
+SETTINGS = """preset = "ten_point"
+hidden = [16]
+num_games = 4
+rollout_steps = 128
+minibatch = 64
+epochs = 1
+bc_hands = 0
+eval_every_minutes = 0
+final_eval_matches = 2
+eval_opponents = ["random"]
+checkpoint_every = 1000
+device = "cpu"
+"""
+LONG = "total_steps = 100_000_000  # too long to finish in a test\n"
+
+
+@pytest.mark.parametrize("kind", ["recipe", "single run"])
+def test_sigterm_ends_a_training_command_after_its_update_with_a_checkpoint_to_continue_from(
+    tmp_path: Path, kind: str
+) -> None:
+    if kind == "recipe":
+        recipe = f'name = "long"\ndescription = "one long stage"\n[defaults]\n{SETTINGS}[[stage]]\nname = "ppo"\n{LONG}'
+        (tmp_path / "long.toml").write_text(recipe)
+        args, started, checkpoint = ["--recipe", str(tmp_path / "long.toml")], "stage 1/1 ppo: starting", "1_ppo"
+    else:
+        (tmp_path / "long.toml").write_text(SETTINGS + LONG)
+        args, started, checkpoint = ["--config", str(tmp_path / "long.toml")], "Training a ten_point agent", "."
+    run = subprocess.Popen(
+        [sys.executable, "-m", "smear_rl.cli", "train", *args, "--out", str(tmp_path / "run"), "--no-progress"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"},
+    )  # fmt: skip
+    assert run.stdout is not None
+    for line in run.stdout:  # the signals are the run's own from this line on
+        if started in line:
+            break
+    time.sleep(1)
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 1, err
+    assert "SIGTERM: stopping after this update" in err and "stopped after update" in err
+    assert ("run the same command again" if kind == "recipe" else "continue with --resume") in err
+    update = int(err.split("stopped after update ")[1].split(",")[0])
+    assert load_checkpoint(tmp_path / "run" / checkpoint / "checkpoint.pt")["update"] == update >= 1
