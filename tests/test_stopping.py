@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from tests.test_recipe import DEFAULTS  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
 from training.stopping import StopSignals  # noqa: E402
 
@@ -46,19 +48,7 @@ def test_ctrl_c_twice_stops_at_once_and_work_that_cannot_stop_keeps_ctrl_c_as_it
         assert not stop()
 
 
-SETTINGS = """preset = "ten_point"
-hidden = [16]
-num_games = 4
-rollout_steps = 128
-minibatch = 64
-epochs = 1
-bc_hands = 0
-eval_every_minutes = 0
-final_eval_matches = 2
-eval_opponents = ["random"]
-checkpoint_every = 1000
-device = "cpu"
-"""
+SETTINGS = DEFAULTS.replace("[defaults]", "") + "checkpoint_every = 1000\n"  # no checkpoint but the stop's
 LONG = "total_steps = 100_000_000  # too long to finish in a test\n"
 
 
@@ -67,21 +57,25 @@ def test_sigterm_ends_a_training_command_after_its_update_with_a_checkpoint_to_c
     tmp_path: Path, kind: str
 ) -> None:
     if kind == "recipe":
-        recipe = f'name = "long"\ndescription = "one long stage"\n[defaults]\n{SETTINGS}[[stage]]\nname = "ppo"\n{LONG}'
+        recipe = f'name = "long"\ndescription = "one long stage"\n[defaults]{SETTINGS}[[stage]]\nname = "ppo"\n{LONG}'
         (tmp_path / "long.toml").write_text(recipe)
         args, started, checkpoint = ["--recipe", str(tmp_path / "long.toml")], "stage 1/1 ppo: starting", "1_ppo"
     else:
         (tmp_path / "long.toml").write_text(SETTINGS + LONG)
-        args, started, checkpoint = ["--config", str(tmp_path / "long.toml")], "Training a ten_point agent", "."
+        args, started, checkpoint = ["--config", str(tmp_path / "long.toml")], "Training a universal agent", "."
     run = subprocess.Popen(
         [sys.executable, "-m", "smear_rl.cli", "train", *args, "--out", str(tmp_path / "run"), "--no-progress"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"},
     )  # fmt: skip
     assert run.stdout is not None
+    deadline = threading.Timer(120, run.kill)  # never wait for ever on a run that does not say it started
+    deadline.start()
     for line in run.stdout:  # the signals are the run's own from this line on
         if started in line:
             break
+    deadline.cancel()
+    assert run.poll() is None, f"the run ended before it started training: {run.stderr.read() if run.stderr else ''}"
     time.sleep(1)
     run.send_signal(signal.SIGTERM)
     _, err = run.communicate(timeout=120)
