@@ -47,7 +47,7 @@ class TrainConfig:
     teacher: str = ""  # fit each move to a teacher's (DAgger), not PPO: a name of training.teachers.TEACHER_KINDS
     teacher_temperature: float = 1.0  # teacher: its logits are divided by this before the softmax the student fits
     teacher_coef: float = 0.0  # teacher: 0 = DAgger; > 0 = PPO plus the teacher's cross-entropy at this weight
-    teacher_presets: list[str] = field(default_factory=list)  # teacher: label these presets' exact rules only; [] = all
+    teacher_presets: list[str] = field(default_factory=list)  # teacher: specialists teach these presets only; [] = all
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
@@ -198,8 +198,6 @@ def _validate_universal(c: TrainConfig) -> None:
     need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
     need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")
     need(c.teacher_coef >= 0, "teacher_coef", "expected 0 (DAgger) or a positive weight (PPO with the teacher)")
-    need(c.teacher != TAUGHT_FROM_START or not c.teacher_presets, "teacher_presets",
-         "only the specialists would teach there, not the start agent: expected teacher = 'specialists'")  # fmt: skip
     unknown = [m for m in c.teacher_moves if m not in MOVE_KINDS]
     need(not unknown, "teacher_moves", f"{unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
     for name in ("train_presets", "eval_presets", "teacher_presets"):

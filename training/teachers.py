@@ -16,11 +16,12 @@ the stage starts from, frozen. The student moves toward the specialists where th
 stronger players and is held to what it had learned on the house rules, where its base
 preset's specialist would pull it back to play that PPO had already corrected.
 
-A teacher may label only some moves (``moves``: the bids, say) on some presets' exact rules
-(``presets``: where the specialists still play better), and the run may keep PPO and add the
-teacher's cross-entropy as a second loss (kickstarting, ``teacher_coef``): the student's bids then
-move toward the specialists' where they bid better, and PPO keeps what it taught the rest. A row
-the teacher does not label holds NaN logits (:data:`NO_LABEL`).
+A teacher may label only some moves (``moves``: the bids, say), and the specialists only some
+presets' exact rules (``presets``: where they still play better; elsewhere the start agent, if the
+teacher has one, or nobody), and the run may keep PPO and add the teacher's cross-entropy as a
+second loss (kickstarting, ``teacher_coef``): the student's bids then move toward the specialists'
+where they bid better, are held to its own start's elsewhere, and PPO keeps what it taught the
+rest. A row the teacher does not label holds NaN logits (:data:`NO_LABEL`).
 """
 
 from __future__ import annotations
@@ -92,9 +93,9 @@ class SpecialistTeacher:
         if rules not in self._exact:
             specialist = self.policies.get(rules.name)
             self._exact[rules] = specialist is not None and not specialist.differences(rules)
-        if self.presets:
-            return rules.name if self._exact[rules] and rules.name in self.presets else NOBODY
-        return rules.name if self._exact[rules] else START
+        if self._exact[rules] and (not self.presets or rules.name in self.presets):
+            return rules.name
+        return START if self.start is not None else NOBODY
 
     def __call__(self, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Masked logits ``[B, A]`` of the teacher of ``rules`` for the student inputs ``[B, I]`` of one rule set;
