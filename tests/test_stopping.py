@@ -21,6 +21,17 @@ from training.stopping import StopSignals  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def usual_signals():
+    """The signals as an interactive Python has them, wherever the suite runs (a background job ignores SIGINT)."""
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    for number, handler in before.items():
+        signal.signal(number, handler)
+
+
 def test_the_first_sigterm_asks_the_run_to_stop_and_the_handlers_are_put_back_after(capsys) -> None:
     before = signal.getsignal(signal.SIGTERM)
     with StopSignals() as stop:
@@ -45,6 +56,15 @@ def test_ctrl_c_twice_stops_at_once_and_work_that_cannot_stop_keeps_ctrl_c_as_it
         with pytest.raises(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(1)
+        assert not stop()
+
+
+def test_a_signal_the_process_ignores_stays_ignored() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as nohup leaves it
+    with StopSignals() as stop:
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
         assert not stop()
 
 

@@ -41,23 +41,38 @@ def test_a_match_up_not_played_shows_a_dash() -> None:
     assert TARGETS["search"].cell(None) == "-"
 
 
+#: frozen records (a candidate's choice games, never extended) copied under the protocol's names: the table's logic,
+#: not the agent's current figures, is what is tested
+STAND_INS = {
+    "schmier_vs_search": "house12_vs_rule",  # 100 games: short of 400
+    "six_point_vs_specialist": "six_point_vs_specialist400",  # 0.412 over 400: not met
+    "six_point_vs_search": "smear_vs_specialist400",  # 0.562 over 400: met
+    "smear_vs_search": "pitch_smudge_vs_specialist400",  # 0.380 over 400: not met
+    "house2_vs_rule": "house13_vs_rule",  # 100 games: short of 200
+    "house4_vs_search": "ten_point_5p_vs_random",  # 0.985 over 200: met
+}
+
+
+PRESET_ROWS = [
+    "| `schmier` | - | - | 0.820 [0.733, 0.883] (100 of 400 games) |",
+    "| `six_point` | - | 0.412 not met | 0.562 [0.514, 0.610] met |",
+    "| `smear` | - | - | 0.380 [0.334, 0.428] not met |",
+    "| all | 0 of 3 met, 3 not played | 0 of 3 met, 2 not played | 1 of 3 met, 1 short of 400 games |",
+]
+HOUSE_ROWS = [
+    "| 2 | 0.870 (100 of 200 games) | - |",
+    "| 4 | - | 0.985 met |",
+    "| all | 0 of 2 met, 1 short of 200 games, 1 not played | 1 of 5 needed met, 1 not played |",
+]
+
+
 def test_the_tables_count_the_targets_met_and_read_only_the_protocols_files(tmp_path: Path) -> None:
-    for name in ("smear_vs_search", "six_point_vs_search", "schmier_vs_search", "six_point_vs_specialist",
-                 "house2_vs_rule", "house4_vs_search"):  # fmt: skip
-        shutil.copy(EVALS / f"universal_{name}.json.gz", tmp_path / f"universal_{name}.json.gz")
-    shutil.copy(EVALS / "universal_choice_match_smear_vs_specialist400.json.gz", tmp_path)  # a candidate's: not read
+    for name, record in STAND_INS.items():
+        shutil.copy(EVALS / f"universal_choice_match_{record}.json.gz", tmp_path / f"universal_{name}.json.gz")
+    shutil.copy(EVALS / "universal_choice_match_smear_vs_specialist400.json.gz", tmp_path)  # not a protocol name
     presets, houses = targets(tmp_path, "universal_").split("\n\n")
-    assert presets.splitlines()[2:] == [
-        "| `schmier` | - | - | 0.670 [0.573, 0.754] (100 of 400 games) |",
-        "| `six_point` | - | 0.618 met | 0.830 [0.790, 0.864] met |",
-        "| `smear` | - | - | 0.490 [0.441, 0.539] not met |",
-        "| all | 0 of 3 met, 3 not played | 1 of 3 met, 2 not played | 1 of 3 met, 1 short of 400 games |",
-    ]
-    assert houses.splitlines()[2:] == [
-        "| 2 | 0.610 not met | - |",
-        "| 4 | - | 0.760 (100 of 200 games) |",
-        "| all | 0 of 2 met, 1 not played | 0 of 5 needed met, 1 short of 200 games, 1 not played |",
-    ]
+    assert presets.splitlines()[2:] == PRESET_ROWS
+    assert houses.splitlines()[2:] == HOUSE_ROWS
 
 
 def test_the_tables_go_into_a_page_where_their_headers_are_and_a_page_without_them_is_left_as_it_was(

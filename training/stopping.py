@@ -29,7 +29,8 @@ class StopRequested(KeyboardInterrupt):
 class StopSignals:
     """While entered, the first SIGTERM or SIGINT sets :attr:`requested` instead of ending the process.
 
-    Outside the main thread (where Python cannot take signals) it does nothing and never asks to stop.
+    Outside the main thread (where Python cannot take signals) it does nothing and never asks to stop;
+    a signal the process ignores (a job started with ``nohup`` ignores SIGINT) is left ignored.
     """
 
     def __init__(self) -> None:
@@ -37,8 +38,9 @@ class StopSignals:
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> StopSignals:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = {number: signal.signal(number, self._ask) for number in SIGNALS}
+        if threading.current_thread() is threading.main_thread():  # a signal the process ignores (nohup) stays so
+            taken = [number for number in SIGNALS if signal.getsignal(number) is not signal.SIG_IGN]
+            self._previous = {number: signal.signal(number, self._ask) for number in taken}
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None):
