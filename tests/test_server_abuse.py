@@ -63,8 +63,9 @@ SETTINGS = Settings(
     stream_interval_ms=300,
     keepalive_seconds=0.5,
 )
-#: a card as the protocol writes it, alone (not inside a longer word)
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:JK2?|[2-9TJQKA][CDHS])(?![A-Za-z0-9])")
+#: a card as the protocol writes it, alone: not inside a longer word, nor a random table id ("i1Ht3AvW4_2S", whose
+#: letters, digits, "_" and "-" the test once read as the card 2S)
+CARD = re.compile(r"(?<![\w-])(?:JK2?|[2-9TJQKA][CDHS])(?![\w-])")
 
 
 class Server:
