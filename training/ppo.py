@@ -257,10 +257,10 @@ class Trainer:
             bar.show("training", self.step, self.train_seconds, self._postfix())
             if self.update % c.snapshot_every == 0:
                 self._set_pool([*self.pool, copy.deepcopy(self.net.state_dict())][-c.pool_size :])
-            if self.update % c.checkpoint_every == 0:
+            stopping = stop is not None and stop()
+            if stopping or self.update % c.checkpoint_every == 0:
                 self.save()
-            if stop is not None and stop():
-                self.save()
+            if stopping:
                 bar.close()
                 raise StopRequested(f"stopped after update {self.update}, saved in {self.out / 'checkpoint.pt'}")
             due = c.eval_every_minutes and self.train_seconds - last_eval_at >= c.eval_every_minutes * 60

@@ -41,7 +41,7 @@ def table(counts: dict) -> str:
     lines = ["side      bid  hands  made   bidder's points a hand"]
     for (side, bid), (hands, made, points) in counts.items():
         lines.append(f"{side:9} {bid:3} {hands:6}  {made / hands:.3f}  {points / hands:.2f}")
-    sides = Counter({side: 0 for side, _ in counts})
+    sides: Counter[str] = Counter()
     for (side, _), (hands, _, _) in counts.items():
         sides[side] += hands
     lines.append(", ".join(f"{side}: {hands} bids" for side, hands in sides.items()))
