@@ -7,9 +7,22 @@ from pathlib import Path
 
 import pytest
 
+from smear_env.house_rules import BASE_PRESETS
+from training import universal_eval
 from training.pool import PooledResult
 from training.stats import win_rate
-from training.universal_eval import TARGETS, main, targets, write_tables
+from training.universal_eval import (
+    CHOICE_HOUSE_SETS,
+    CHOICE_SEEDS,
+    SEEDS,
+    TARGETS,
+    choice_comparison,
+    choice_protocol,
+    main,
+    protocol,
+    targets,
+    write_tables,
+)
 
 EVALS = Path(__file__).resolve().parents[1] / "research" / "evals"
 
@@ -96,3 +109,76 @@ def test_the_command_needs_an_agent_unless_it_only_prints_the_tables(
     assert "the agent to evaluate is needed" in capsys.readouterr().err
     main(["--summary", "--out", str(tmp_path)])
     assert "| all | 0 of 0 met" in capsys.readouterr().out
+
+
+def test_a_candidate_is_chosen_on_deals_and_house_sets_no_reported_figure_plays() -> None:
+    report, choice = protocol(quick=False), choice_protocol()
+    assert not set(CHOICE_SEEDS.values()) & set(SEEDS.values())
+    assert {m.seed for m in choice} == set(CHOICE_SEEDS.values())
+    assert not {m.house for m in report if m.house is not None} & set(CHOICE_HOUSE_SETS)
+    assert {m.preset for m in choice if m.games == 400} == set(BASE_PRESETS)  # every preset against its specialist
+
+
+#: the research log's table of the ``bids`` candidate (2026-12-06), from its frozen choice files and stage 4's
+BIDS_ROWS = {
+    "| `six_point` against its specialist (400 games, seed 701) | 0.672 | 0.510 | -0.163 [-0.225, -0.100] |",
+    "| `smear` against its specialist (400 games, seed 701) | 0.542 | 0.583 | +0.040 [-0.015, +0.095] |",
+    "| mean of the 10 presets | 0.545 | 0.516 | -0.029 [-0.047, -0.011] |",
+    "| held-out house sets 10 to 39 against the rule bot (30 sets, 100 games each, seed 601; sets at 0.65 or more) "
+    "| 0.783 (26) | 0.778 (24) | -0.005 [-0.021, +0.011] |",
+    "| `ten_point_5p` against random players (200 games, seed 601, cap 1000; games stopped at the cap) "
+    "| 0.973 (11 stopped) | 0.970 (12 stopped) | -0.003 [-0.026, +0.021] |",
+}
+
+
+def test_a_candidates_choice_is_shown_beside_its_baselines_paired_deal_by_deal() -> None:
+    rows = set(choice_comparison(EVALS, "universal_choice_bids_", "universal_choice_fix_stage4_").splitlines())
+    assert rows >= BIDS_ROWS
+
+
+def test_a_choice_shows_only_the_match_ups_both_sides_played(tmp_path: Path) -> None:
+    for side in ("new_", "old_"):
+        for name in ("six_point_vs_specialist400", "house12_vs_rule"):
+            shutil.copy(EVALS / f"universal_choice_bids_{name}.json.gz", tmp_path / f"{side}{name}.json.gz")
+    shutil.copy(
+        EVALS / "universal_choice_bids_smear_vs_specialist400.json.gz", tmp_path / "new_smear_vs_specialist400.json.gz"
+    )
+    rows = choice_comparison(tmp_path, "new_", "old_").splitlines()[2:]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| `six_point` against its specialist (400 games, seed 701)",
+        "| mean of the 1 presets",
+        "| held-out house sets 12 to 12 against the rule bot (1 sets, 100 games each, seed 601; sets at 0.65 or more)",
+    ]
+    assert all(row.endswith("| +0.000 [+0.000, +0.000] |") for row in rows)  # the same games on both sides
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--choice", "--summary"], "name its prefix with --baseline"),
+        (["--choice", "--summary", "--prefix", "x_", "--baseline", "y_"], "no choice match-up has files for both"),
+        (["--choice", "--summary", "--page", "p.md"], "--choice has no --quick and writes no page"),
+        (["--choice", "--quick", "a.npz"], "--choice has no --quick and writes no page"),
+        (["--summary", "--baseline", "y_"], "--baseline goes with --choice --summary"),
+    ],
+)
+def test_the_choice_commands_refuse_what_they_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], error: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--out", str(tmp_path)])
+    assert stopped.value.code == 2
+    assert error in capsys.readouterr().err
+
+
+def test_the_choice_plays_its_match_ups_into_prefixed_files_and_skips_those_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played: list[list[str]] = []
+    monkeypatch.setattr(universal_eval.evaluate_cli, "main", played.append)
+    (tmp_path / "cand_house10_vs_rule.json.gz").write_bytes(b"")  # played already
+    main(["agent.npz", "--choice", "--only", "house1", "--prefix", "cand_", "--out", str(tmp_path)])
+    assert [argv[argv.index("--json") + 1] for argv in played] == [
+        str(tmp_path / f"cand_house{k}_vs_rule.json.gz") for k in range(11, 20)
+    ]
+    assert {argv[argv.index("--seed") + 1] for argv in played} == {"601"}

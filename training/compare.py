@@ -40,6 +40,7 @@ class Comparison:
     new_better: int  # games whose match score was higher for the new agent
     baseline_better: int  # games whose match score was higher for the baseline
     score_difference: Estimate  # new's match score less the baseline's per game, a 95% interval over deal pairs
+    score_pairs: tuple[float, ...]  # that difference deal pair by deal pair (its two games averaged), to pool
     reward_difference: Estimate | None  # likewise for the hand reward per hand; None if a run lacks it
     new_score: float  # the new agent's match score over the common games
     baseline_score: float  # the baseline's over the same games
@@ -47,18 +48,18 @@ class Comparison:
     def markdown(self) -> str:
         """One paragraph: the common games, each side's match score on them, the paired differences, the runs."""
         reward = self.reward_difference
-        reward_text = "" if reward is None else f"; hand reward {_signed(reward, 2)} points a hand"
+        reward_text = "" if reward is None else f"; hand reward {signed(reward, 2)} points a hand"
         return (
             f"**{self.new.agent_a}** against **{self.baseline.agent_a}**, each playing {self.new.agent_b} on "
             f"`{self.new.preset}`: {self.games} games on the same deals ({self.score_difference.n} deal pairs), "
             f"match score {self.new_score:.3f} against {self.baseline_score:.3f}, better in {self.new_better} games "
             f"and worse in {self.baseline_better}. Paired difference a game (new less baseline, 95% interval over "
-            f"deal pairs): match score {_signed(self.score_difference, 3)}{reward_text}.\n\n"
+            f"deal pairs): match score {signed(self.score_difference, 3)}{reward_text}.\n\n"
             f"New: {self.new.markdown()}\n\nBaseline: {self.baseline.markdown()}"
         )
 
 
-def _signed(estimate: Estimate, digits: int) -> str:
+def signed(estimate: Estimate, digits: int) -> str:
     """``+0.017 [+0.002, +0.032]``: a difference and its interval, signs shown."""
     return f"{estimate.value:+.{digits}f} [{estimate.low:+.{digits}f}, {estimate.high:+.{digits}f}]"
 
@@ -86,13 +87,15 @@ def compare(new: Sequence[EvalResult], baseline: Sequence[EvalResult]) -> Compar
                 f"game {key[1]} of seed {key[0]} was dealt differently in the two runs: not the same deals"
             )
     scores = [(new_games[k].score_a, baseline_games[k].score_a) for k in common]
+    score_pairs = _pair_means([new - old for new, old in scores], common)
     return Comparison(
         new=pooled_new,
         baseline=pooled_baseline,
         games=len(common),
         new_better=sum(a > b for a, b in scores),
         baseline_better=sum(a < b for a, b in scores),
-        score_difference=_paired([new_games[k].score_a - baseline_games[k].score_a for k in common], common),
+        score_difference=_paired(score_pairs),
+        score_pairs=tuple(score_pairs),
         reward_difference=_reward_difference(new_games, baseline_games, common),
         new_score=sum(a for a, _ in scores) / len(scores),
         baseline_score=sum(b for _, b in scores) / len(scores),
@@ -109,16 +112,21 @@ def _reward_difference(
     """The hand reward's paired difference, or None when some common game has no hand reward recorded."""
     if any(new_games[k].reward_a is None or baseline_games[k].reward_a is None for k in common):
         return None
-    return _paired([new_games[k].reward_a - baseline_games[k].reward_a for k in common], common)  # type: ignore[operator]
+    return _paired(_pair_means([new_games[k].reward_a - baseline_games[k].reward_a for k in common], common))  # type: ignore[operator]
 
 
-def _paired(differences: list[float], keys: list[GameKey]) -> Estimate:
-    """The mean of per-game differences, with its 95% interval over deal pairs (each pair's games averaged)."""
+def _pair_means(differences: list[float], keys: list[GameKey]) -> list[float]:
+    """Per-game differences averaged over each deal pair: the two games of a pair share their cards."""
     by_pair: dict[tuple[int, int], list[float]] = {}
     for (seed, index), difference in zip(keys, differences, strict=True):
         by_pair.setdefault((seed, index // 2), []).append(difference)
-    estimate = mean_interval([sum(d) / len(d) for d in by_pair.values()])
-    assert estimate is not None  # keys is never empty here
+    return [sum(d) / len(d) for d in by_pair.values()]
+
+
+def _paired(pair_means: list[float]) -> Estimate:
+    """The mean difference with its 95% interval over deal pairs."""
+    estimate = mean_interval(pair_means)
+    assert estimate is not None  # there is always a game in common here
     return estimate
 
 

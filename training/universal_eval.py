@@ -8,6 +8,11 @@ resumes after a stop. Then ``--summary`` prints the tables of the files in ``DIR
 targets, met or not, and every match-up's result; ``--page FILE`` writes them into an agent's page
 (``--out research/evals --prefix universal_ --page docs/agents/universal.md`` for the shipped agent).
 
+``--choice`` plays instead the match-ups a candidate is chosen by (:func:`choice_protocol`, on
+seeds of their own), and ``--choice --summary --prefix CANDIDATE_ --baseline BASELINE_`` shows a
+candidate's choice games beside a baseline's, paired deal by deal: a candidate is picked on those
+and then measured on the protocol's seeds, so no reported figure is the one it was picked by.
+
 Seeds: the deals of every match-up below are seeds this project never trained on,
 tuned on or chose a candidate by (training runs deal from their config's seed and
 evaluate during training on ``training.ppo.EVAL_SEED``); house-rule sets are the
@@ -28,9 +33,11 @@ from pathlib import Path
 
 from agents.shipped import specialist_policy_path
 from smear_env.house_rules import BASE_PRESETS
+from training.compare import Comparison, compare, signed
 from training.evaluate import cli as evaluate_cli
 from training.evaluate.results import read_results
 from training.pool import PooledResult, pool
+from training.stats import mean_interval
 
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
@@ -49,11 +56,12 @@ class MatchUp:
     house: int | None = None
     max_hands: int = 200
 
-    def argv(self, agent: str, out: Path, workers: int) -> list[str]:
+    def argv(self, agent: str, path: Path, workers: int) -> list[str]:
+        """``smear-rl evaluate``'s arguments for this match-up, its games written to ``path``."""
         where = ["--house", str(self.house)] if self.house is not None else ["--preset", self.preset]
         return [agent, self.opponent, *where, "--matches", str(self.games), "--seed", str(self.seed),
                 "--max-hands", str(self.max_hands), "--workers", str(workers), "--no-progress",
-                "--json", str(out / f"{self.name}.json.gz")]  # fmt: skip
+                "--json", str(path)]  # fmt: skip
 
 
 def protocol(quick: bool) -> list[MatchUp]:
@@ -79,6 +87,26 @@ def protocol(quick: bool) -> list[MatchUp]:
     for k in range(house_search_sets):
         out.append(MatchUp(f"house{k}_vs_search", "search", search_games if quick else 200, SEEDS["house_search"],
                            house=k))  # fmt: skip
+    return out
+
+
+#: the deal seeds of the choice: the match-ups a candidate is chosen by, never a reported figure's (see SEEDS)
+CHOICE_SEEDS = {"specialist": 701, "house_rule": 601, "random": 601}
+CHOICE_HOUSE_SETS = range(10, 40)  # held-out sets past the ten the report plays
+
+
+def choice_protocol() -> list[MatchUp]:
+    """The match-ups a candidate is chosen by: each preset against its specialist, 30 held-out house sets, 5p.
+
+    Their seeds are never a report's: a candidate that wins its choice is then measured on the
+    protocol's own seeds, so the figure it is reported by is not the one it was picked by.
+    ``ten_point_5p`` plays random players with the deal cap at 1000, where a stalling agent shows.
+    """
+    out = [MatchUp(f"{preset}_vs_specialist400", str(specialist_policy_path(preset)), 400,
+                   CHOICE_SEEDS["specialist"], preset) for preset in BASE_PRESETS]  # fmt: skip
+    out += [MatchUp(f"house{k}_vs_rule", "rule", 100, CHOICE_SEEDS["house_rule"], house=k) for k in CHOICE_HOUSE_SETS]
+    out.append(MatchUp("ten_point_5p_vs_random", "random", 200, CHOICE_SEEDS["random"], "ten_point_5p",
+                       max_hands=1000))  # fmt: skip
     return out
 
 
@@ -199,6 +227,58 @@ def summary(out: Path, prefix: str = "") -> str:
     return "\n".join(lines)
 
 
+CHOICE_HEADER = "| the choice's match-ups | baseline | candidate | paired difference [95% interval] |"
+
+
+def choice_comparison(out: Path, prefix: str, baseline: str) -> str:
+    """A candidate's choice games (``out/<prefix><match-up>``) beside a baseline's (``out/<baseline><match-up>``).
+
+    Both played the same deals against the same opponents, so each difference is paired deal
+    by deal (``smear-rl compare``), which leaves out most of the card luck two win rates carry.
+    The rows pooling several match-ups (the mean over the presets, the house sets) average their
+    deal pairs' differences, each match-up weighing by its deal pairs. Only the match-ups both
+    played are shown.
+    """
+    played = {}
+    for match_up in choice_protocol():
+        new, old = out / f"{prefix}{match_up.name}.json.gz", out / f"{baseline}{match_up.name}.json.gz"
+        if new.is_file() and old.is_file():
+            played[match_up] = compare(read_results(new), read_results(old))
+    if not played:
+        raise ValueError(f"no choice match-up has files for both {prefix!r} and {baseline!r} in {out}")
+    rows = [CHOICE_HEADER, "|---|---|---|---|"]
+    presets = [m for m in played if m.name.endswith("_vs_specialist400")]
+    rows += [_choice_row(f"`{m.preset}` against its specialist ({m.games} games, seed {m.seed})", [played[m]])
+             for m in presets]  # fmt: skip
+    if presets:
+        rows.append(_choice_row(f"mean of the {len(presets)} presets", [played[m] for m in presets]))
+    houses = [m for m in played if m.house is not None]
+    if houses:
+        where = f"held-out house sets {houses[0].house} to {houses[-1].house} against the rule bot"
+        games = f"{len(houses)} sets, {houses[0].games} games each, seed {houses[0].seed}"
+        rows.append(_choice_row(f"{where} ({games}; sets at {TARGETS['house_rule'].won:.2f} or more)",
+                                [played[m] for m in houses], bar=TARGETS["house_rule"].won))  # fmt: skip
+    rows += [_choice_row(f"`{m.preset}` against random players ({m.games} games, seed {m.seed}, cap {m.max_hands}; "
+                         "games stopped at the cap)", [played[m]], stopped=True)
+             for m in played if m.opponent == "random"]  # fmt: skip
+    return "\n".join(rows)
+
+
+def _choice_row(label: str, comparisons: list[Comparison], bar: float | None = None, stopped: bool = False) -> str:
+    """One row: each side's mean match score, the paired difference over every deal pair of ``comparisons``."""
+
+    def side(scores: list[float], stops: int) -> str:
+        text = f"{sum(scores) / len(scores):.3f}"
+        text += f" ({sum(score >= bar for score in scores)})" if bar is not None else ""
+        return text + (f" ({stops} stopped)" if stopped else "")
+
+    baseline = side([c.baseline_score for c in comparisons], sum(c.baseline.stopped for c in comparisons))
+    candidate = side([c.new_score for c in comparisons], sum(c.new.stopped for c in comparisons))
+    difference = mean_interval([pair for c in comparisons for pair in c.score_pairs])
+    assert difference is not None  # a comparison has at least one deal pair
+    return f"| {label} | {baseline} | {candidate} | {signed(difference, 3)} |"
+
+
 def write_tables(page: Path, tables: list[str]) -> None:
     """Replace each table in ``page`` whose header line is a table's first line by that table."""
     lines = page.read_text().splitlines()
@@ -245,27 +325,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("agent", nargs="?", help="the agent to evaluate (an exported .npz or a checkpoint)")
     parser.add_argument("--out", type=Path, required=True, help="folder of the match-ups' JSON files")
     parser.add_argument("--quick", action="store_true", help="the reduced protocol (fewer games against search)")
+    parser.add_argument("--choice", action="store_true",
+                        help="the match-ups a candidate is chosen by (their own seeds), not the report's")  # fmt: skip
     parser.add_argument("--only", default="", help="run only match-ups whose name contains this text")
     parser.add_argument("--workers", type=int, default=1, help="harness processes per match-up")
+    parser.add_argument("--prefix", default="", help="the start of the files' names in --out")
     parser.add_argument("--summary", action="store_true", help="print the targets and results tables of --out and stop")
-    parser.add_argument("--prefix", default="", help="with --summary: the start of the files' names in --out")
     parser.add_argument("--page", type=Path, help="with --summary: write the tables into this page instead")
+    parser.add_argument("--baseline", default="", help="with --choice --summary: the prefix of the baseline's files")
     args = parser.parse_args(argv)
+    if args.choice and (args.quick or args.page):
+        parser.error("--choice has no --quick and writes no page: its games choose candidates, they report nothing")
+    if args.baseline and not (args.choice and args.summary):
+        parser.error("--baseline goes with --choice --summary (a candidate's choice games beside a baseline's)")
     if args.summary:
-        tables = [targets(args.out, args.prefix), summary(args.out, args.prefix)]
-        if args.page:
-            write_tables(args.page, tables)
-        else:
-            print("\n\n".join(tables))
+        _print_summary(parser, args)
         return
     if not args.agent:
         parser.error("the agent to evaluate is needed (or --summary)")
     args.out.mkdir(parents=True, exist_ok=True)
-    for match_up in protocol(args.quick):
-        if args.only not in match_up.name or (args.out / f"{match_up.name}.json.gz").is_file():
+    for match_up in choice_protocol() if args.choice else protocol(args.quick):
+        path = args.out / f"{args.prefix}{match_up.name}.json.gz"
+        if args.only not in match_up.name or path.is_file():
             continue
         print(f"== {match_up.name}", flush=True)
-        evaluate_cli.main(match_up.argv(args.agent, args.out, args.workers))
+        evaluate_cli.main(match_up.argv(args.agent, path, args.workers))
+
+
+def _print_summary(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The report's tables (printed or written into --page), or a candidate's choice beside its baseline's."""
+    if args.choice:
+        if not args.baseline:
+            parser.error("--choice --summary compares a candidate with a baseline: name its prefix with --baseline")
+        try:
+            print(choice_comparison(args.out, args.prefix, args.baseline))
+        except ValueError as error:
+            parser.error(str(error))
+        return
+    tables = [targets(args.out, args.prefix), summary(args.out, args.prefix)]
+    if args.page:
+        write_tables(args.page, tables)
+    else:
+        print("\n\n".join(tables))
 
 
 if __name__ == "__main__":
