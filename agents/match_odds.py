@@ -222,6 +222,25 @@ def network_moon_features(hand: int, rules: Rules, suit: int, best: float, secon
     return [*held, jokers, *shape, best, second, 1.0]
 
 
+def network_moon_trumps(rules: Rules) -> int:
+    """How many trumps, the jokers apart, the network moon call weighs one by one under ``rules``."""
+    return sum(1 for card in trump_table(rules, 0).order if card not in (JOKER1, JOKER2))
+
+
+def network_moon_reads(rules: Rules) -> bool:
+    """Whether the network moon call can weigh a hand under ``rules``: it weighs each trump held, minnesota's
+    fourteen, so a table whose trump suit has other cards (no jick, a shorter deck) has cards it holds no weight for.
+    """
+    return len(network_moon_features(0, rules, 0, 0.0, 0.0)) == len(NETWORK_MOON_WEIGHTS)
+
+
+def moon_model_for(rules: Rules, moon_model: str) -> str:
+    """The match odds' call made under ``rules``: ``moon_model``, or the rule bot's where the network's cannot read
+    the hand (:func:`network_moon_reads`). The rule bot's call reads any hand, and a network trained with the match
+    odds calling its moons never learned to call them itself."""
+    return "rule" if moon_model == "network" and not network_moon_reads(rules) else moon_model
+
+
 def network_moon_chance(features: list[float]) -> float:
     """Chance that the third-stage minnesota network, mooning on ``features``'s hand, takes every point in play.
 

@@ -66,12 +66,14 @@ from agents.match_odds import (
     network_moon_call,
     network_moon_chance,
     network_moon_features,
+    network_moon_reads,
+    network_moon_trumps,
     unfitted_match_moon,
 )
 from agents.rule_bot import estimate_points, moon_wins_match
 from smear_env.actions import MOON, PASS, PLAY_BASE
 from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
-from smear_env.rules import Rules
+from smear_env.rules import Rules, get_rules
 from smear_env.rules_features import feature_names
 from smear_env.signature import (
     DEFAULT_GAME,
@@ -498,6 +500,14 @@ class NeuralAgent(Agent):
         self.moon_model = _moon_option(moon_model, "moon_model", "network", MOON_MODELS)
         if self.moon_model == "rule" and given:
             raise ValueError(f"{given[0]} is the network moon call's: expected moon_model=network with it")
+        if self.match_moon and self.moon_model == "network" and not network_moon_reads(self.rules):
+            if moon_model is not None or given:
+                fitted = network_moon_trumps(get_rules(self.rules.name))
+                raise ValueError(
+                    f"the network moon call weighs each of {self.rules.name}'s {fitted} trumps (the jokers apart) and "
+                    f"these rules have {network_moon_trumps(self.rules)}: expected moon_model=rule or match_moon=false"
+                )
+            self.moon_model = "rule"  # by default the call that reads any hand (match_odds.moon_model_for)
         fitted = (NETWORK_MOON_THRESHOLD, NETWORK_MOON_AHEAD, NETWORK_MOON_DANGER)
         #: the network call's thresholds: level or behind, ahead, and another side near the target
         self.moon_thresholds = tuple(

@@ -20,6 +20,7 @@ from agents.neural_agent import NeuralAgent, moon_features_of
 from agents.registry import make_agent
 from agents.rule_bot import moon_wins_match
 from agents.shipped import shipped_policy_path
+from smear_env import Game
 from smear_env.actions import MOON
 from smear_env.observation import Observer, action_mask, player_view
 from smear_env.rules import get_rules
@@ -172,3 +173,26 @@ def test_an_evaluation_records_the_moon_calls_beside_the_network():
         weights_of(tuned) == weights_of(off) + f" match_moon=network:0.6,{NETWORK_MOON_AHEAD:g},{NETWORK_MOON_DANGER:g}"
     )
     assert not weights_of(make_agent("neural", "ten_point")).endswith("match_moon")
+
+
+#: minnesota without its jick: a trump suit of 13 cards where the network call weighs each of 14
+NO_JICK = get_rules("minnesota", jick=False)
+
+
+def test_a_table_whose_trumps_the_network_call_cannot_weigh_gets_the_rule_bots_call():
+    """The neural agent on minnesota without the jick crashed at its first moon call (the fit's weights and the
+    hand's trumps did not line up) in every entry point: a whole match is played now, the moons called by the
+    rule bot's match odds, which read any hand."""
+    agent = make_agent("neural", NO_JICK, 3)
+    assert (agent.match_moon, agent.moon_model) == (True, "rule")
+    assert make_agent("neural", "minnesota").moon_model == "network"
+    game = Game(NO_JICK, seed=5)
+    while not game.is_over:
+        game.apply(agent.act(player_view(game, game.current_player)))
+
+
+def test_the_network_call_asked_for_where_it_cannot_weigh_the_trumps_is_refused_saying_why():
+    with pytest.raises(ValueError, match="weighs each of minnesota's 14 trumps .* these rules have 13: expected"):
+        make_agent("neural:moon_model=network", NO_JICK, 3)
+    with pytest.raises(ValueError, match="weighs each of minnesota's 14 trumps"):
+        make_agent("neural:moon_threshold=0.5", NO_JICK, 3)

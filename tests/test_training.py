@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
-from smear_env.actions import MOON  # noqa: E402
+from smear_env.actions import MOON, PASS  # noqa: E402
 from smear_env.game import OVER, Game  # noqa: E402
 from smear_env.observation import Observer, observation_size, player_view, vector_from_view  # noqa: E402
 from smear_env.rules import Rules, get_rules  # noqa: E402
@@ -412,6 +412,10 @@ def test_match_moon_leaves_the_moon_to_the_match_odds_at_every_policy_seat() -> 
     assert by_rule[0] != by_network[0]  # the two calls force different moons on the same matches
     with pytest.raises(ValueError, match="match_moon is fitted for minnesota only, not 'ten_point'"):
         Collector(get_rules("ten_point"), 2, {"rule": 1.0}, np.random.default_rng(0), match_moon=True)
+    no_jick = Collector(get_rules("minnesota", jick=False), 8, {"self": 1.0}, np.random.default_rng(4),
+                        match_moon=True, moon_model="network")  # fmt: skip
+    masks = no_jick.collect(3000, torch_policy(net, torch.device("cpu")), []).masks  # the rule bot's call: no crash
+    assert masks[:, PASS].sum() > 100 and not (masks[masks[:, MOON]].sum(axis=1) > 1).any()  # bid turns, no moon
     with pytest.raises(ValueError, match="match_moon = True: the match odds are fitted for minnesota only"):
         tiny_config(match_moon=True)
     with pytest.raises(ValueError, match="moon_model = 'network': the call match_moon makes: expected match_moon"):

@@ -40,7 +40,7 @@ import torch
 from agents.base import Agent
 from agents.card_features import card_features
 from agents.knowledge import knowledge_from_game
-from agents.match_odds import MATCH_MOON_PRESETS, unfitted_match_moon
+from agents.match_odds import MATCH_MOON_PRESETS, moon_model_for, unfitted_match_moon
 from agents.neural_agent import network_moon_wins
 from agents.registry import make_agent
 from agents.rule_bot import RuleAgent, moon_wins_match
@@ -168,8 +168,9 @@ class Collector:
         self.late_start = late_start  # share of new matches begun near the target (late_scores)
         self.rival_weight = rival_weight  # hand reward: my side's change - this x the best other side's
         self.match_moon = match_moon  # policy seats' moon calls are the match odds' (as NeuralAgent plays them)
-        #: which call: the rule bot's, or the one fitted to the shipped network (NeuralAgent's moon_model)
-        self.moon_call = network_moon_wins if moon_model == "network" else moon_wins_match
+        #: which call: the rule bot's, or the one fitted to the shipped network (NeuralAgent's moon_model) where it
+        #: reads the match's rules (match_odds.moon_model_for)
+        self.moon_model = moon_model
         if match_moon and draw_rules is None and rules.name not in MATCH_MOON_PRESETS:
             raise unfitted_match_moon(rules.name)
         if late_start and (draw_rules is not None or not self._plays_to_target(rules)):
@@ -360,7 +361,8 @@ class Collector:
         if not self.match_moon or not legal & moon or legal == moon or not self._moons_by_odds(m.game.rules):
             return legal
         seat, rules = m.game.current_player, m.game.rules
-        return moon if self.moon_call(knowledge_from_game(m.game, seat, rules), rules) else legal & ~moon
+        call = network_moon_wins if moon_model_for(rules, self.moon_model) == "network" else moon_wins_match
+        return moon if call(knowledge_from_game(m.game, seat, rules), rules) else legal & ~moon
 
     def _apply(self, i: int, action: int) -> None:
         m = self.matches[i]
