@@ -29,8 +29,8 @@ partner                S            one-hot relative seat of the called partner,
 leader                 S            one-hot relative seat that led the current trick
 bids[k]                14 x S       one-hot per relative seat: none yet, pass, 1..11, moon
 high_bid               1            highest bid / 12 (moon = 1)
-discard_counts         S            cards each relative seat has discarded / 24
-drawn_counts           S            cards each relative seat took from kitty or stock / 24
+discard_counts         S            cards each relative seat has discarded / 24, at most 1
+drawn_counts           S            cards each relative seat took from kitty or stock / 24, at most 1
 tricks_done            1            tricks completed / tricks per hand
 scores                 S            match score of each relative seat's team / target, clipped to [-1, 1]
 hands_progress         1            hands played / hands in the match (fixed-length matches; else 0)
@@ -411,7 +411,8 @@ class Observer:
             bid = bids[s]
             index.extend((self._bid_slot[k] + (0 if bid is None else bid + 1), self._discards + k, self._drawn + k,
                           self._scores + k, self._need + k))  # fmt: skip
-            values.extend((1.0, discards[s] / 24.0, drawn[s] / 24.0, team_scores[teams[s]], team_needs[teams[s]]))
+            values.extend((1.0, card_count(discards[s]), card_count(drawn[s]), team_scores[teams[s]],
+                           team_needs[teams[s]]))  # fmt: skip
         if r.match_end == "hands":
             index.append(self._progress)
             values.append(game.hands_played / r.num_hands)
@@ -419,6 +420,11 @@ class Observer:
             index.append(self._only_bids)
             values.append(1.0)
         return index, values
+
+
+def card_count(cards: int) -> float:
+    """A seat's discards or draws as an input: / 24, at most 1 (a two-seat dealer who steals may draw 40)."""
+    return min(1.0, cards / 24.0)
 
 
 def _match_scalars(rules: Rules, scores: Sequence[int]) -> tuple[list[float], list[float]]:
@@ -633,7 +639,7 @@ class IncrementalObserver(Observer):
             if not old or key[position] != old[position]:
                 counts = key[position]
                 for k, s in enumerate(rel):
-                    buf[start + k] = counts[s] / 24.0
+                    buf[start + k] = card_count(counts[s])
         if not old or key[4:] != old[4:]:
             teams = game.teams
             team_scores, team_needs = _match_scalars(r, game.scores)

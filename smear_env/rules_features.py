@@ -25,9 +25,9 @@ str        nothing: ``name`` only says which preset the rules started from
 =========  ==========================================================================
 
 Then three facts derived from the options, which a network would otherwise have to
-work out: the deck's size / 54, the most points a hand awards / 20, and the cards
-left undealt / 54. :data:`RULES_FEATURES` is the block's size; :func:`feature_names`
-names every position (for the docs and for tests).
+work out: the deck's size / 54, the most points a hand awards / 20 (clipped to [-1, 1], as
+every feature: the env's bounds), and the cards left undealt / 54. :data:`RULES_FEATURES` is
+the block's size; :func:`feature_names` names every position (for the docs and for tests).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def _compute(rules: Rules, seat: int) -> np.ndarray:
     values: list[float] = []
     for spec in option_specs():
         values += _option_features(spec, getattr(rules, spec.name), rules, seat)
-    values += [len(rules.deck) / NUM_CARDS, rules.max_hand_points / 20, max(0, rules.stock_size) / NUM_CARDS]
+    values += [len(rules.deck) / NUM_CARDS, _clip(rules.max_hand_points / 20), max(0, rules.stock_size) / NUM_CARDS]
     out = np.asarray(values, dtype=np.float32)
     out.setflags(write=False)
     return out

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import smear_env
 from smear_env.game import Game
 from smear_env.observation import (
     MAX_SEATS,
@@ -124,3 +125,24 @@ def test_the_pages_state_todays_sizes() -> None:
     assert f"| `rules` | {RULES_FEATURES} |" in page and f"**{OBSERVATION_VERSION}**" in page
     for other in (root / "README.md", root / "docs" / "environment.md"):
         assert f"float32[{observation_size(4)}]" in other.read_text(), other
+
+
+@pytest.mark.parametrize(
+    ("preset", "changes"),
+    [
+        ("schmier", {"deuce_points": 60}),  # a hand may award 66 points: 3.3 times the block's unit of 20
+        ("schmier", {"num_players": 2, "dealer_steals": True, "match_end": "hands"}),  # a dealer draws 40 cards
+    ],
+)
+def test_every_input_stays_in_the_envs_box_under_the_largest_house_rules(preset: str, changes: dict) -> None:
+    """Found by random rule sets through the env: these two left the box it declares ([-1, 1]), which libraries
+    that check or scale by the bounds rely on. The counts and the points saturate at 1."""
+    env = smear_env.raw_env(rules=get_rules(preset, **changes))
+    env.reset(seed=2)
+    rng, most_drawn = np.random.default_rng(2), 0
+    for agent in env.agent_iter(max_iter=2000):
+        obs, _, terminated, truncated, _ = env.last()
+        most_drawn = max(most_drawn, *env.game.drawn_counts)
+        assert env.observation_space(agent).contains(obs)
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game.rules.max_hand_points > 20 or most_drawn > 24  # each case reaches what it is here for
