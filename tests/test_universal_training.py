@@ -133,6 +133,34 @@ def test_with_a_start_agent_the_presets_not_listed_are_taught_by_it() -> None:
     np.testing.assert_allclose(teacher(rules, inputs, masks), start.logits(obs, masks, features), atol=1e-4)
 
 
+def test_held_the_start_agent_labels_every_move_the_specialists_do_not() -> None:
+    """teacher_hold: on minnesota the specialist's bids and the start's other moves; elsewhere the start's all."""
+    start = load_policy(shipped_policy_path("ten_point"))
+    specialist = load_policy(shipped_policy_path("minnesota"))
+    teacher = SpecialistTeacher(card_features=18, start=start, presets=("minnesota",), moves=("bid",), hold=True)
+    rules = get_rules("minnesota")
+    game, observer = Game(rules, seed=2), Observer(4)
+    obs, masks = [], []
+    for _ in range(24):  # the auction, the trump call, the discards and the first cards
+        obs.append(observer.vector(game, game.current_player))
+        masks.append(action_mask(game.legal_mask()))
+        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
+    obs_array, mask_array = np.stack(obs), np.stack(masks)
+    bids = np.array([kind == "bid" for kind in move_kinds(mask_array)])
+    inputs = card_head_input(obs_array, rules, 18)
+    taught = teacher(rules, inputs, mask_array)
+    assert labelled(taught).all()
+    np.testing.assert_allclose(taught[bids], specialist.logits(obs_array[bids], mask_array[bids]), atol=1e-4)
+    features = inputs[:, obs_array.shape[1] :].reshape(len(inputs), 54, 18)
+    held = start.logits(obs_array[~bids], mask_array[~bids], features[~bids])
+    np.testing.assert_allclose(taught[~bids], held, atol=1e-4)
+    house = get_rules("minnesota", target_score=31)  # not the preset's exact rules: the start labels every move
+    np.testing.assert_allclose(teacher(house, card_head_input(obs_array, house, 18), mask_array),
+                               start.logits(obs_array, mask_array, features), atol=1e-4)  # fmt: skip
+    with pytest.raises(ValueError, match="hold: the start agent labels the moves the specialists do not"):
+        SpecialistTeacher(card_features=18, moves=("bid",), hold=True)
+
+
 def test_a_kickstarted_run_is_ppo_with_the_teachers_bids_as_a_second_loss(tmp_path: Path) -> None:
     kickstart = {
         "teacher": "specialists",
@@ -160,6 +188,8 @@ def test_a_kickstarted_run_is_ppo_with_the_teachers_bids_as_a_second_loss(tmp_pa
         ({"teacher": "specialists", "teacher_coef": -1.0}, "teacher_coef = -1.0: expected 0 .DAgger. or a positive"),
         ({"teacher": "specialists", "teacher_moves": ["bids"]}, "teacher_moves = .*not kinds of move: expected .*bid"),
         ({"teacher": "specialists", "teacher_presets": ["minesota"]}, "teacher_presets = .*not Smear presets"),
+        ({"teacher_hold": True}, "teacher_hold = True: it shapes a teacher's labels: set teacher"),
+        ({"teacher": "specialists", "teacher_hold": True}, "teacher_hold = True: the start agent labels the rest"),
     ],
 )  # fmt: skip
 def test_a_teachers_labels_are_checked_before_a_run_starts(change: dict, message: str) -> None:

@@ -68,7 +68,7 @@ def make_collector(
         extra |= {"draw_rules": draw, "card_features": c.card_head}
         if c.teacher and not imitate:
             start = policy_from_checkpoint(c.init_from) if c.teacher == TAUGHT_FROM_START else None
-            labels = tuple(c.teacher_presets), tuple(c.teacher_moves)
+            labels = tuple(c.teacher_presets), tuple(c.teacher_moves), c.teacher_hold
             extra["teacher"] = make_teacher(c.teacher, c.card_head, start, *labels)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
                                   c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,

@@ -49,6 +49,7 @@ class TrainConfig:
     teacher_coef: float = 0.0  # teacher: 0 = DAgger; > 0 = PPO plus the teacher's cross-entropy at this weight
     teacher_presets: list[str] = field(default_factory=list)  # teacher: specialists teach these presets only; [] = all
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
+    teacher_hold: bool = False  # specialists_and_start: the start agent labels every move the specialists do not
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
     focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
@@ -148,7 +149,7 @@ def _validate(c: TrainConfig) -> None:
         _check_late_start(c)
     need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
     need(c.universal or not c.focus_sets, "focus_sets", "focused house-rule sets need universal = true")
-    for name in ("teacher_coef", "teacher_presets", "teacher_moves"):
+    for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold"):
         need(bool(c.teacher) or not getattr(c, name), name, "it shapes a teacher's labels: set teacher")
     if c.universal or c.teacher:
         _validate_universal(c)
@@ -194,6 +195,8 @@ def _validate_universal(c: TrainConfig) -> None:
     need(c.universal or not c.teacher, "teacher", "a teacher per rules' preset needs universal = true")
     if c.teacher == TAUGHT_FROM_START:
         need(bool(c.init_from), "teacher", "it teaches the house rules by the agent the run starts from: set init_from")
+    need(not c.teacher_hold or c.teacher == TAUGHT_FROM_START, "teacher_hold",
+         f"the start agent labels the rest: expected teacher = {TAUGHT_FROM_START!r}")  # fmt: skip
     need(c.preset in BASE_PRESETS, "preset", f"a universal run is of Smear: expected one of {', '.join(BASE_PRESETS)}")
     need(0 <= c.house_share <= 1, "house_share", "expected a share from 0 to 1")
     need(c.teacher_temperature > 0, "teacher_temperature", "expected a positive number")

@@ -22,6 +22,12 @@ teacher has one, or nobody), and the run may keep PPO and add the teacher's cros
 second loss (kickstarting, ``teacher_coef``): the student's bids then move toward the specialists'
 where they bid better, are held to its own start's elsewhere, and PPO keeps what it taught the
 rest. A row the teacher does not label holds NaN logits (:data:`NO_LABEL`).
+
+``hold``: the start agent labels every move the specialists do not, their presets' other kinds of
+move included, so a kickstarted stage changes what the specialists teach and is held to its start
+everywhere else. Every stage after the shipped one that left the card play to PPO lost the lead it
+had over the specialists of ``six_point`` and ``four_point`` (research log, 2026-12-06), and one
+whose every move was held kept it.
 """
 
 from __future__ import annotations
@@ -72,10 +78,13 @@ class SpecialistTeacher:
 
     def __init__(
         self, card_features: int = 0, start: Policy | None = None, presets: tuple[str, ...] = (),
-        moves: tuple[str, ...] = (),
+        moves: tuple[str, ...] = (), hold: bool = False,
     ) -> None:  # fmt: skip
+        if hold and start is None:
+            raise ValueError("hold: the start agent labels the moves the specialists do not: expected a start agent")
         self.card_features = card_features
         self.start = start  # teaches every rule set that is not exactly a specialist's preset (specialists_and_start)
+        self.hold = hold  # the start also labels every move the specialists do not, of every kind
         self.presets = frozenset(presets)  # label only these presets' exact rules; empty: every rule set
         self.moves = frozenset(moves or MOVE_KINDS)  # label only these kinds of move
         self.policies: dict[str, Policy] = {}
@@ -102,9 +111,13 @@ class SpecialistTeacher:
         :data:`NO_LABEL` in the rows of moves or rules it does not teach."""
         name = self.who(rules)
         out = np.full(masks.shape, NO_LABEL, dtype=np.float32)
-        rows = [k for k, kind in enumerate(move_kinds(masks)) if kind in self.moves] if name != NOBODY else []
+        taught = [kind in self.moves and name != NOBODY for kind in move_kinds(masks)]
+        rows = [k for k, label in enumerate(taught) if label]
         if rows:
             out[rows] = self._logits(name, rules, inputs[rows], masks[rows])
+        held = [k for k, label in enumerate(taught) if not label] if self.hold else []
+        if held:
+            out[held] = self._logits(START, rules, inputs[held], masks[held])
         return out
 
     def _logits(self, name: str, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -123,10 +136,11 @@ class SpecialistTeacher:
 
 def make_teacher(
     kind: str, card_features: int, start: Policy | None = None, presets: tuple[str, ...] = (),
-    moves: tuple[str, ...] = (),
+    moves: tuple[str, ...] = (), hold: bool = False,
 ) -> SpecialistTeacher:  # fmt: skip
     """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen;
-    ``presets`` and ``moves``: the rules and kinds of move it labels (see the module docstring)."""
+    ``presets`` and ``moves``: the rules and kinds of move it labels; ``hold``: the start labels the rest (see the
+    module docstring)."""
     if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
     if kind == TAUGHT_FROM_START and start is None:
@@ -134,4 +148,6 @@ def make_teacher(
     unknown = sorted(set(moves) - set(MOVE_KINDS))
     if unknown:
         raise ValueError(f"moves {unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
-    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves)
+    if hold and kind != TAUGHT_FROM_START:
+        raise ValueError(f"hold: the start agent labels the rest, and only {TAUGHT_FROM_START!r} has one")
+    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves, hold)
