@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.neural_agent import NeuralAgent, load_policy  # noqa: E402
+from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import Game  # noqa: E402
@@ -96,19 +96,25 @@ def test_a_run_taught_by_specialists_and_its_start_labels_house_sets_by_the_star
         config_from_dict({**TINY, "teacher": "specialists_and_start"})
 
 
+def minnesota_opening(specialist: Policy) -> tuple[np.ndarray, np.ndarray]:
+    """The first 24 positions of a minnesota game the specialist plays at every seat (the auction, the trump call,
+    the discards and the first cards): their vectors and masks."""
+    game, observer = Game(get_rules("minnesota"), seed=2), Observer(4)
+    obs, masks = [], []
+    for _ in range(24):
+        obs.append(observer.vector(game, game.current_player))
+        masks.append(action_mask(game.legal_mask()))
+        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
+    return np.stack(obs), np.stack(masks)
+
+
 def test_a_teacher_limited_to_the_bids_of_one_preset_labels_those_and_leaves_every_other_row_unlabelled() -> None:
     teacher = SpecialistTeacher(card_features=18, presets=("minnesota",), moves=("bid",))
     rules, house = get_rules("minnesota"), get_rules("minnesota", target_score=31)
     ten_point = get_rules("ten_point")
     assert [teacher.who(r) for r in (rules, house, ten_point)] == ["minnesota", "nobody", "nobody"]
-    game, observer = Game(rules, seed=2), Observer(4)
     specialist = load_policy(shipped_policy_path("minnesota"))
-    obs, masks = [], []
-    for _ in range(24):  # the auction, the trump call, the discards and the first cards
-        obs.append(observer.vector(game, game.current_player))
-        masks.append(action_mask(game.legal_mask()))
-        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
-    obs_array, mask_array = np.stack(obs), np.stack(masks)
+    obs_array, mask_array = minnesota_opening(specialist)
     kinds = move_kinds(mask_array)
     assert kinds[:4] == ["bid"] * 4 and {"trump", "discard", "play"} <= set(kinds)
     taught = teacher(rules, card_head_input(obs_array, rules, 18), mask_array)
@@ -139,13 +145,7 @@ def test_held_the_start_agent_labels_every_move_the_specialists_do_not() -> None
     specialist = load_policy(shipped_policy_path("minnesota"))
     teacher = SpecialistTeacher(card_features=18, start=start, presets=("minnesota",), moves=("bid",), hold=True)
     rules = get_rules("minnesota")
-    game, observer = Game(rules, seed=2), Observer(4)
-    obs, masks = [], []
-    for _ in range(24):  # the auction, the trump call, the discards and the first cards
-        obs.append(observer.vector(game, game.current_player))
-        masks.append(action_mask(game.legal_mask()))
-        game.apply(int(np.argmax(specialist.logits(obs[-1], masks[-1]))))
-    obs_array, mask_array = np.stack(obs), np.stack(masks)
+    obs_array, mask_array = minnesota_opening(specialist)
     bids = np.array([kind == "bid" for kind in move_kinds(mask_array)])
     inputs = card_head_input(obs_array, rules, 18)
     taught = teacher(rules, inputs, mask_array)
