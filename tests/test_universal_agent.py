@@ -75,9 +75,8 @@ def other_values(spec: OptionSpec, current: Any) -> list[Any]:
         low = 0 if spec.range.low is None else spec.range.low
         high = low + 60 if spec.range.high is None else spec.range.high
         near = {low, low + 1, (low + high) // 2, high, (current or 0) - 1, (current or 0) + 1, 2 * (current or 0)}
-        return sorted(v for v in near if v != current and low <= v <= high) + [None] * (
-            spec.optional and current is not None
-        )
+        values = sorted(v for v in near if v != current and low <= v <= high)
+        return values + [None] if spec.optional and current is not None else values
     if spec.kind == "names":
         return [(), spec.choices[:2], spec.choices]
     return []  # teams and strings: the house-rule sets and the presets change those
