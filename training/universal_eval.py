@@ -42,6 +42,7 @@ from training.stats import mean_interval
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
 HOUSE_SEARCH_SETS = 5  # the held-out sets the search bot plays (its target holds on all of them)
+STALLING_CAP = 1000  # ten_point_5p's deal cap against random players: five players alone stall with random ones
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def protocol(quick: bool) -> list[MatchUp]:
     search_games, house_search_sets = (100, 2) if quick else (400, HOUSE_SEARCH_SETS)
     out: list[MatchUp] = []
     for preset in BASE_PRESETS:
-        cap = 1000 if preset == "ten_point_5p" else 200  # five players alone stall with random ones: a longer cap
+        cap = STALLING_CAP if preset == "ten_point_5p" else 200
         out += [
             MatchUp(f"{preset}_vs_random", "random", 200 if quick else 1000, SEEDS["random"], preset, max_hands=cap),
             MatchUp(f"{preset}_vs_rule", "rule", 200 if quick else 400, SEEDS["rule"], preset),
@@ -100,13 +101,13 @@ def choice_protocol() -> list[MatchUp]:
 
     Their seeds are never a report's: a candidate that wins its choice is then measured on the
     protocol's own seeds, so the figure it is reported by is not the one it was picked by.
-    ``ten_point_5p`` plays random players with the deal cap at 1000, where a stalling agent shows.
+    ``ten_point_5p`` plays random players with the deal cap at :data:`STALLING_CAP`, where a stalling agent shows.
     """
     out = [MatchUp(f"{preset}_vs_specialist400", str(specialist_policy_path(preset)), 400,
                    CHOICE_SEEDS["specialist"], preset) for preset in BASE_PRESETS]  # fmt: skip
     out += [MatchUp(f"house{k}_vs_rule", "rule", 100, CHOICE_SEEDS["house_rule"], house=k) for k in CHOICE_HOUSE_SETS]
     out.append(MatchUp("ten_point_5p_vs_random", "random", 200, CHOICE_SEEDS["random"], "ten_point_5p",
-                       max_hands=1000))  # fmt: skip
+                       max_hands=STALLING_CAP))  # fmt: skip
     return out
 
 
