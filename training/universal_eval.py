@@ -3,7 +3,8 @@
 Run it as ``python -m training.universal_eval AGENT --out DIR`` (``--quick`` for the
 reduced protocol a busy 2-core machine finishes in hours, not days). Each match-up is
 one ``smear-rl evaluate`` run written as ``DIR/<name>.json.gz`` (every game, compressed:
-``smear-rl pool`` reads it); a match-up whose file exists is skipped, so the protocol
+``smear-rl pool`` reads it); a match-up whose file exists is skipped and the one under way
+continues from the games its run kept (``smear-rl evaluate``'s journal), so the protocol
 resumes after a stop. Then ``--summary`` prints the tables of the files in ``DIR``: issue 64's
 targets, met or not, and every match-up's result; ``--page FILE`` writes them into an agent's page
 (``--out research/evals --prefix universal_ --page docs/agents/universal.md`` for the shipped agent).

@@ -28,6 +28,7 @@ The package, one concern a module, each depending only on those listed before it
 * :mod:`~training.evaluate.workers`: sharing the deal pairs among processes;
 * :mod:`~training.evaluate.report`: markdown tables and number formats (the ladder's too);
 * :mod:`~training.evaluate.results`: the result, its per-agent reports and their JSON;
+* :mod:`~training.evaluate.journal`: the games of a running evaluation kept on disk, so a stopped one resumes;
 * :mod:`~training.evaluate.run`: :func:`evaluate` itself and the checks before it plays;
 * :mod:`~training.evaluate.cli`: the command line (``smear-rl evaluate``, ``python -m training.evaluate``),
   which also runs the ladder (:mod:`training.ladder`).

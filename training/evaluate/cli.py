@@ -13,6 +13,7 @@ Examples::
     smear-rl evaluate random random --preset ten_point --rule target_score=21 --max-hands 100
     smear-rl evaluate --ladder random rule search --preset ten_point --matches 200
     smear-rl evaluate neural rule --house 3 --matches 200    # held-out house-rule set 3
+    smear-rl evaluate neural search --matches 400 --json s.json.gz   # stopped? the same command resumes it
 
 A/B test of two settings of one bot: stop every game after its first deal and read the
 hand reward line, A's score change per hand minus B's over duplicate deal pairs (only
@@ -89,8 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="new matches, or late ones: each team two hands or less from the target (bidding by the match score)",
     )  # fmt: skip
     parser.add_argument(
-        "--json", type=Path, help="write the full result as JSON here (gzip-compressed if the name ends in .gz)"
-    )
+        "--json", type=Path,
+        help="write the full result as JSON here (gzip-compressed if the name ends in .gz); the games are kept in "
+        "JSON.partial as they are played, and the same command again resumes a stopped evaluation",
+    )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the report as a markdown table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
@@ -122,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.ladder:
             result: Any = play_ladder(args.ladder, matches_per_pair=args.matches, **common)
         else:
-            result = evaluate(*args.agents, matches=args.matches, **common)
+            result = evaluate(*args.agents, matches=args.matches, journal=_journal(args.json), **common)
     except ValueError as err:
         parser.error(str(err))
     print(result.markdown() if args.markdown or args.ladder else result.text())
@@ -131,6 +134,17 @@ def main(argv: list[str] | None = None) -> None:
             args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
         else:
             write_results(args.json, [result])
+            Path(f"{args.json}.partial").unlink(missing_ok=True)
+
+
+def _journal(json_path: Path | None) -> Path | None:
+    """Where the games are kept as they are played (``<json>.partial``), so the same command resumes a stopped run."""
+    if json_path is None:
+        return None
+    journal = Path(f"{json_path}.partial")
+    if journal.exists():
+        print(f"continuing from the games kept in {journal}", file=sys.stderr)
+    return journal
 
 
 if __name__ == "__main__":

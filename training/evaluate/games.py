@@ -224,7 +224,7 @@ class Runner:
         a_seats = tuple(s for s, r in enumerate(roles) if r == A)
         return GameOutcome(game_index, seed, a_seats, score, hands, stopped, mean_hand_reward(game, a_seats))
 
-    def play_pairs(self, pairs: range) -> tuple[list[GameOutcome], list[Tally]]:
+    def play_pairs(self, pairs: Sequence[int]) -> tuple[list[GameOutcome], list[Tally]]:
         """Both games of each deal pair in ``pairs``, in game order."""
         tallies = [Tally(), Tally()]
         outcomes = [self.play(2 * pair + k, tallies) for pair in pairs for k in (0, 1)]

@@ -2,7 +2,9 @@
 
 Everything a worker could trip over (an unknown preset, agent or rule option, an
 odd number of games) is checked here first, in the calling process, so a mistake
-is one clear ``ValueError`` rather than a traceback from inside a pool.
+is one clear ``ValueError`` rather than a traceback from inside a pool. With a
+journal (:mod:`training.evaluate.journal`) each finished chunk of games is kept
+on disk as it comes, and an evaluation started again plays only what it lacks.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import smear_env
@@ -17,9 +21,9 @@ from agents.registry import make_agent
 from smear_env.checks import as_int
 from smear_env.version import code_version
 from training.evaluate.games import MatchConfig, check_start, rules_for_agents
+from training.evaluate.journal import Chunk, Journal, merged
 from training.evaluate.lineups import A, B
 from training.evaluate.results import AgentReport, EvalResult
-from training.evaluate.tally import GameOutcome, Tally
 from training.evaluate.workers import chunks, run_chunks
 
 
@@ -80,6 +84,7 @@ def evaluate(
     rule_overrides: dict[str, Any] | None = None,
     progress: bool = False,
     start: str = "new",
+    journal: str | Path | None = None,
 ) -> EvalResult:
     """Play ``matches`` games (``matches / 2`` duplicate deal pairs) of ``agent_a`` against ``agent_b``.
 
@@ -88,6 +93,9 @@ def evaluate(
     depend on it. A game not over after ``max_hands`` deals is stopped and
     counted as a draw. ``progress`` shows a tqdm bar on stderr. ``start``: ``"new"`` matches,
     or ``"late"`` ones that begin near the target (:func:`training.evaluate.games.start_scores`).
+    ``journal``: a file that keeps every finished chunk of games as it comes; an evaluation
+    started again with the same journal plays only the games it lacks, and gives what an
+    uninterrupted one gives (:mod:`training.evaluate.journal`). The caller deletes it when done.
     """
     version = code_version()  # now, before the games: the code they run (see code_version)
     overrides = dict(rule_overrides or {})
@@ -95,18 +103,21 @@ def evaluate(
     max_hands = as_int(max_hands, "max_hands", 1)
     config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides, start)
     workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
-    shares = chunks(matches // 2, workers)
+    setup = {**asdict(config), "matches": matches, "weights": weights, "code_version": version}
+    kept = None if journal is None else Journal.open(journal, setup)
+    played = [] if kept is None else list(kept.chunks)
+    earlier_wall, run = (0.0, 0) if kept is None else (kept.wall_seconds, kept.runs)
+    done = {pair for chunk in played for pair in chunk.pairs}
+    shares = chunks([pair for pair in range(matches // 2) if pair not in done], workers)
     began = time.perf_counter()
-    results = sorted(run_chunks(config, shares, min(workers, len(shares)), progress), key=lambda r: r[0])
-    wall = time.perf_counter() - began
-    tallies = [Tally(), Tally()]
-    games: list[GameOutcome] = []
-    for _, outcomes, chunk_tallies in results:
-        games.extend(outcomes)
-        for total, part in zip(tallies, chunk_tallies):
-            total.merge(part)
+    for index, outcomes, tallies in run_chunks(config, shares, min(workers, len(shares)), progress) if shares else ():
+        chunk = Chunk(list(shares[index]), outcomes, tallies, time.perf_counter() - began, run)
+        if kept is not None:
+            kept.append(chunk)
+        played.append(chunk)
+    wall = earlier_wall + time.perf_counter() - began
+    games, tallies = merged(played)
     reports = (AgentReport.from_tally(agent_a, A, tallies[A]), AgentReport.from_tally(agent_b, B, tallies[B]))
-    stopped = sum(g.stopped for g in games)
     return EvalResult(
         agent_a,
         agent_b,
@@ -115,7 +126,7 @@ def evaluate(
         seed,
         max_hands,
         overrides,
-        stopped,
+        sum(g.stopped for g in games),
         wall,
         reports,
         tuple(games),

@@ -1,9 +1,10 @@
 """Sharing an evaluation's deal pairs among worker processes, and gathering what each chunk played.
 
 The deal pairs are cut into chunks, several per worker, so that the workers
-finish together and the progress bar moves; each chunk comes back with its
-index, and the caller sorts by it, so the order the chunks finish in never
-shows in the results.
+finish together, the progress bar moves and a stopped evaluation loses at most
+a chunk's games per worker (:mod:`training.evaluate.journal`); each chunk comes
+back with its index, and the caller sorts by it, so the order the chunks finish
+in never shows in the results.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -29,19 +30,23 @@ def _init_worker(config: MatchConfig) -> None:
     _WORKER = Runner(config)
 
 
-def _play_chunk(task: tuple[int, range]) -> ChunkResult:
+def _play_chunk(task: tuple[int, Sequence[int]]) -> ChunkResult:
     index, pairs = task
     assert _WORKER is not None, "worker not initialised"
     return (index, *_WORKER.play_pairs(pairs))
 
 
-def chunks(num_pairs: int, workers: int) -> list[range]:
+#: the most deal pairs in a chunk: at 40 s a game against search, 8 pairs are about 11 minutes of one core
+MAX_CHUNK_PAIRS = 8
+
+
+def chunks(pairs: Sequence[int], workers: int) -> list[Sequence[int]]:
     """Deal pairs split into chunks: several per worker for load balance and a moving progress bar."""
-    size = max(1, min(32, math.ceil(num_pairs / (workers * 8))))
-    return [range(start, min(start + size, num_pairs)) for start in range(0, num_pairs, size)]
+    size = max(1, min(MAX_CHUNK_PAIRS, math.ceil(len(pairs) / (workers * 8))))
+    return [pairs[start : start + size] for start in range(0, len(pairs), size)]
 
 
-def run_chunks(config: MatchConfig, chunks: list[range], workers: int, progress: bool) -> Iterator[ChunkResult]:
+def run_chunks(config: MatchConfig, chunks: list[Sequence[int]], workers: int, progress: bool) -> Iterator[ChunkResult]:
     """Results of every chunk (any order), in this process when ``workers`` is 1, else in a Pool.
 
     ``progress`` shows a tqdm bar on stderr, counting games.
