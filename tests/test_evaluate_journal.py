@@ -88,15 +88,18 @@ def test_a_journal_of_another_evaluation_is_refused_and_left_as_it_was(
 @pytest.mark.parametrize(
     ("text", "says"),
     [("not json\n", "not an evaluation journal"), ('{"journal": 99, "setup": {}}\n', "not an evaluation journal"),
-     (None, "line 2: not JSON"), (None, "line 2: not a chunk of games")],
-    ids=["not json", "another layout", "a broken line", "a line of something else"],
+     (None, "line 2: not JSON"), (None, "line 2: not a chunk of games"), (None, "some deal pairs twice")],
+    ids=["not json", "another layout", "a broken line", "a line of something else", "a chunk twice"],
 )  # fmt: skip
 def test_a_damaged_journal_is_refused_clearly_and_left_as_it_was(tmp_path: Path, text: str | None, says: str) -> None:
     journal = tmp_path / "run.partial"
     if text is None:
         evaluate(**SHORT, workers=1, journal=journal)
-        header = _journal_lines(journal)[0]
-        text = header + ("{broken\n" if "JSON" in says else '{"pairs": [0]}\n') + '{"also": "whole"}\n'
+        header, *chunks = _journal_lines(journal)
+        if "twice" in says:
+            text = header + chunks[0] + chunks[0]
+        else:
+            text = header + ("{broken\n" if "JSON" in says else '{"pairs": [0]}\n') + '{"also": "whole"}\n'
     journal.write_text(text)
     with pytest.raises(ValueError, match=says):
         evaluate(**SHORT, workers=1, journal=journal)

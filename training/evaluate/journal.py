@@ -69,6 +69,10 @@ class Journal:
             raise ValueError(f"{path}: not an evaluation journal of this smear-rl; delete it to start over")
         _check_same(header.get("setup", {}), setup, path)
         journal = cls(path, setup, [_chunk_from(_parse(line, path, n), path, n) for n, line in enumerate(lines[1:], 2)])
+        pairs = [pair for chunk in journal.chunks for pair in chunk.pairs]
+        if len(pairs) != len(set(pairs)):
+            raise ValueError(f"{path} holds some deal pairs twice (two runs of one evaluation at once?); "
+                             "delete it to start over")  # fmt: skip
         journal._drop_cut_line(lines)
         return journal
 
