@@ -74,6 +74,7 @@ def test_a_recipe_runs_its_stages_in_order_and_the_agent_records_them(tmp_path: 
     assert ppo["config"]["init_from"] == str(out / "1_teach" / "agent.pt")  # each stage starts from the one before
     assert frozen["config"]["fixed_agent"] == str(out / "1_teach" / "agent.pt")
     assert all(s["decisions"] > 0 and s["code_version"] and s["finished"] for s in record["stages"])
+    assert all(s["platform"]["torch"] == torch.__version__ and s["platform"]["cpu_kernels"] for s in record["stages"])
     assert record["decisions"] == sum(s["decisions"] for s in record["stages"])
     assert 'teacher = "specialists"' in record["text"]
     house = evaluation_rule_sets(1, seed=2)[0]  # the torch-free export plays a rule set it never saw

@@ -19,6 +19,7 @@ does not match the game it is asked to play and says what differs.
 
 from __future__ import annotations
 
+import platform
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,19 @@ CHECKPOINT_VERSION = 1
 def game_signature(rules: AnyRules) -> dict[str, Any]:
     """What a network depends on: the game, its rules, the observation layout and the action space."""
     return network_signature(rules)
+
+
+def training_platform() -> dict[str, str]:
+    """What a run's weights depend on besides its code, config and seed: the libraries and the CPU's kernels.
+
+    A run is bit-for-bit reproducible from its seed on one kind of machine, not across kinds: torch picks
+    its CPU kernels by the vector instructions it finds (``AVX2``, ``AVX512``, ...), their float sums round
+    differently, and a few updates later the weights differ (the same recipe stage trained other weights under
+    ``ATEN_CPU_CAPABILITY=avx2`` than under AVX512 after four updates). Recorded so a rerun can be matched.
+    """
+    return {"python": platform.python_version(), "torch": str(torch.__version__), "numpy": str(np.__version__),
+            "cpu_kernels": str(torch.backends.cpu.get_cpu_capability()),
+            "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else ""}  # fmt: skip
 
 
 def save_checkpoint(path: str | Path, payload: dict[str, Any]) -> Path:

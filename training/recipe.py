@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from smear_env.version import code_version
-from training.checkpoint import load_checkpoint, save_checkpoint
+from training.checkpoint import load_checkpoint, save_checkpoint, training_platform
 from training.config import FIELDS, config_from_dict
 from training.stopping import StopRequested, StopSignals
 
@@ -272,7 +272,7 @@ class RecipeRun:
                 record = self._run_stage(stage, folder, previous, agents, progress, stop)
                 record |= {"entry": stage.entry(), "started": _stamp(started), "finished": _stamp(time.time()),
                            "wall_minutes": round((time.time() - started) / 60, 2),
-                           "code_version": code_version()}  # fmt: skip
+                           "code_version": code_version(), "platform": training_platform()}  # fmt: skip
                 self.state["stages"][stage.name] = record
                 self._save_state()
             previous = agents[stage.name] = folder / "agent.pt"
