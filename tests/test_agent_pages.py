@@ -160,7 +160,8 @@ def universal_rows() -> list[dict[str, str]]:
 def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() -> None:
     """One row a preset or house-rule set and opponent, each the shipped universal network's games."""
     rows = universal_rows()
-    files = {p.name for p in EVALS.glob("universal_*_vs_*.json.gz") if not p.name.startswith("universal_choice_")}
+    others = ("universal_choice_", "universal_candidate_")  # the choice's games, and candidates' under measurement
+    files = {p.name for p in EVALS.glob("universal_*_vs_*.json.gz") if not p.name.startswith(others)}
     assert {row["file"] for row in rows} == files, "a data file of the universal page has no row, or a row no file"
     shipped = load_policy(universal_policy_path()).fingerprint
     for row in rows:
