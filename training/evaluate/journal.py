@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -63,7 +63,8 @@ class Journal:
             except OSError as err:
                 raise ValueError(f"cannot write the evaluation journal {path}: {err.strerror}") from err
             return cls(path, setup)
-        lines = _whole_lines(path)
+        text = _read(path)
+        lines = text.split("\n")[:-1]  # a last line without its newline was cut short by a kill: dropped
         header = _header(lines[0]) if lines else None
         if not isinstance(header, dict) or header.get("journal") != FORMAT:
             raise ValueError(f"{path}: not an evaluation journal of this smear-rl; delete it to start over")
@@ -73,7 +74,8 @@ class Journal:
         if len(pairs) != len(set(pairs)):
             raise ValueError(f"{path} holds some deal pairs twice (two runs of one evaluation at once?); "
                              "delete it to start over")  # fmt: skip
-        journal._drop_cut_line(lines)
+        if not text.endswith("\n"):  # cut back to its whole lines, so the next line appended starts a line
+            path.write_text("".join(line + "\n" for line in lines))
         return journal
 
     @property
@@ -98,20 +100,12 @@ class Journal:
             os.fsync(f.fileno())
         self.chunks.append(chunk)
 
-    def _drop_cut_line(self, lines: list[str]) -> None:
-        """Cut the file back to its whole lines, so the next line appended starts on a line of its own."""
-        whole = "".join(line + "\n" for line in lines)
-        if self.path.read_text() != whole:
-            self.path.write_text(whole)
 
-
-def _whole_lines(path: Path) -> list[str]:
-    """The file's lines ended by a newline; a last line without one was cut short by a kill and is dropped."""
+def _read(path: Path) -> str:
     try:
-        text = path.read_text()
+        return path.read_text()
     except (OSError, UnicodeDecodeError) as err:
         raise ValueError(f"cannot read the evaluation journal {path}: {err}") from err
-    return text.split("\n")[:-1]
 
 
 def _header(line: str) -> Any:
@@ -150,7 +144,7 @@ def _chunk_to(chunk: Chunk) -> dict[str, Any]:
 
 def _chunk_from(data: Any, path: Path, number: int) -> Chunk:
     try:
-        games = [GameOutcome(**{**g, "a_seats": tuple(g["a_seats"])}) for g in data["games"]]
+        games = [GameOutcome.from_dict(g) for g in data["games"]]
         tallies = [_tally_from(t) for t in data["tallies"]]
         return Chunk([int(p) for p in data["pairs"]], games, tallies, float(data["elapsed"]), int(data["run"]))
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as err:
@@ -159,7 +153,7 @@ def _chunk_from(data: Any, path: Path, number: int) -> Chunk:
 
 def _tally_to(tally: Tally) -> dict[str, Any]:
     """A tally as JSON, exactly: its sums as fractions' text, its decision times' histogram by nonzero bin."""
-    data = asdict(tally)
+    data = {f.name: getattr(tally, f.name) for f in fields(tally)}  # shallow: its sums and times are written below
     data["points"] = {"n": tally.points.n, "total": str(tally.points.total), "total_sq": str(tally.points.total_sq)}
     data["times"] = {
         "count": tally.times.count,

@@ -162,7 +162,7 @@ class EvalResult:
         data = dict(data)
         data.pop("paired_reward", None)
         data["reports"] = tuple(AgentReport.from_dict(r) for r in data["reports"])
-        data["games"] = tuple(GameOutcome(**{**g, "a_seats": tuple(g["a_seats"])}) for g in data["games"])
+        data["games"] = tuple(GameOutcome.from_dict(g) for g in data["games"])
         data["weights"] = tuple(data.get("weights", (None, None)))
         return cls(**data)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from training.stats import RunningMean
 
@@ -90,3 +91,8 @@ class GameOutcome:
     hands: int  # scored hands (rounds in Bohemian Schneider)
     stopped: bool  # not over after max_hands deals; counted as a draw
     reward_a: float | None = None  # A's score change per hand minus B's (games.mean_hand_reward); None: no hands
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameOutcome:
+        """A game as ``dataclasses.asdict`` wrote it to JSON (its seats read back as a list)."""
+        return cls(**{**data, "a_seats": tuple(data["a_seats"])})
