@@ -9,6 +9,7 @@ import pytest
 
 from smear_env.house_rules import BASE_PRESETS
 from training import universal_eval
+from training.evaluate.results import read_results
 from training.pool import PooledResult
 from training.stats import win_rate
 from training.universal_eval import (
@@ -182,3 +183,32 @@ def test_the_choice_plays_its_match_ups_into_prefixed_files_and_skips_those_play
         str(tmp_path / f"cand_house{k}_vs_rule.json.gz") for k in range(11, 20)
     ]
     assert {argv[argv.index("--seed") + 1] for argv in played} == {"601"}
+
+
+def test_the_full_protocol_plays_search_in_the_pages_layout_of_runs_on_consecutive_seeds() -> None:
+    searched = {m.name: m for m in protocol(quick=False) if m.opponent == "search"}
+    assert searched["smear_vs_search"].runs() == [(101, 100), (102, 100), (103, 100), (104, 100)]
+    assert searched["house0_vs_search"].runs() == [(501, 100), (502, 100)]
+    assert all(m.runs() == [(m.seed, m.games)] for m in protocol(quick=True) if m.opponent == "search")
+
+
+def test_a_match_up_in_pieces_pools_them_into_its_file_and_resumes_from_those_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each piece is a run of its own (a stop keeps the pieces played); the match-up's file is written last."""
+    played: list[list[str]] = []
+
+    def fake_evaluate(argv: list[str]) -> None:
+        played.append(argv)
+        shutil.copy(EVALS / "universal_choice_bids_house12_vs_rule.json.gz", argv[argv.index("--json") + 1])
+
+    monkeypatch.setattr(universal_eval.evaluate_cli, "main", fake_evaluate)
+    shutil.copy(EVALS / "universal_choice_bids_house12_vs_rule.json.gz", tmp_path / "c_smear_vs_search.seed102.json.gz")
+    main(["agent.npz", "--only", "smear_vs_search", "--prefix", "c_", "--out", str(tmp_path)])
+    assert [(a[a.index("--seed") + 1], a[a.index("--matches") + 1]) for a in played] == [
+        ("101", "100"),
+        ("103", "100"),
+        ("104", "100"),
+    ]
+    assert len(read_results(tmp_path / "c_smear_vs_search.json.gz")) == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c_smear_vs_search.json.gz"]  # the pieces removed

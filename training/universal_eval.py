@@ -2,10 +2,11 @@
 
 Run it as ``python -m training.universal_eval AGENT --out DIR`` (``--quick`` for the
 reduced protocol a busy 2-core machine finishes in hours, not days). Each match-up is
-one ``smear-rl evaluate`` run written as ``DIR/<name>.json.gz`` (every game, compressed:
-``smear-rl pool`` reads it); a match-up whose file exists is skipped and the one under way
-continues from the games its run kept (``smear-rl evaluate``'s journal), so the protocol
-resumes after a stop. Then ``--summary`` prints the tables of the files in ``DIR``: issue 64's
+written as ``DIR/<name>.json.gz`` (every game, compressed: ``smear-rl pool`` reads it): one
+``smear-rl evaluate`` run, or against search several runs on consecutive seeds pooled into it
+(:class:`MatchUp`); a match-up whose file exists is skipped and the one under way continues
+from the games its runs kept (``smear-rl evaluate``'s journal), so the protocol resumes after a
+stop. Then ``--summary`` prints the tables of the files in ``DIR``: issue 64's
 targets, met or not, and every match-up's result; ``--page FILE`` writes them into an agent's page
 (``--out research/evals --prefix universal_ --page docs/agents/universal.md`` for the shipped agent).
 
@@ -36,19 +37,26 @@ from agents.shipped import specialist_policy_path
 from smear_env.house_rules import BASE_PRESETS
 from training.compare import Comparison, compare, signed
 from training.evaluate import cli as evaluate_cli
-from training.evaluate.results import read_results
+from training.evaluate.results import read_results, write_results
 from training.pool import PooledResult, pool
 from training.stats import mean_interval
 
 #: the deal seeds of each opponent's match-ups (see the module docstring)
 SEEDS = {"search": 101, "neural": 201, "rule": 301, "random": 1, "house_rule": 401, "house_search": 501}
 HOUSE_SEARCH_SETS = 5  # the held-out sets the search bot plays (its target holds on all of them)
+SEARCH_PIECES = 4  # the full protocol's search games per preset: runs of 100 on seeds 101 to 104 (house sets: 2)
 STALLING_CAP = 1000  # ten_point_5p's deal cap against random players: five players alone stall with random ones
 
 
 @dataclass(frozen=True)
 class MatchUp:
-    """One harness run: the agent against ``opponent`` on a preset or held-out house-rule set, ``games`` games."""
+    """The agent against ``opponent`` on a preset or held-out house-rule set, ``games`` games in ``pieces`` runs.
+
+    A match-up of several pieces deals its games as runs of ``games // pieces`` on seeds ``seed``,
+    ``seed + 1``, ... pooled into one file: the layout the shipped agent's page was played in (the
+    search bot 4 x 100 games on seeds 101 to 104), so a rerun deals what the page dealt and pairs
+    with it deal by deal, and a stop loses at most a piece's chunk under way.
+    """
 
     name: str
     opponent: str
@@ -57,11 +65,16 @@ class MatchUp:
     preset: str = ""
     house: int | None = None
     max_hands: int = 200
+    pieces: int = 1  # runs on consecutive seeds, pooled into the match-up's file
 
-    def argv(self, agent: str, path: Path, workers: int) -> list[str]:
-        """``smear-rl evaluate``'s arguments for this match-up, its games written to ``path``."""
+    def runs(self) -> list[tuple[int, int]]:
+        """Each piece's seed and games."""
+        return [(self.seed + k, self.games // self.pieces) for k in range(self.pieces)]
+
+    def argv(self, agent: str, path: Path, workers: int, seed: int, games: int) -> list[str]:
+        """``smear-rl evaluate``'s arguments for a piece of this match-up, its games written to ``path``."""
         where = ["--house", str(self.house)] if self.house is not None else ["--preset", self.preset]
-        return [agent, self.opponent, *where, "--matches", str(self.games), "--seed", str(self.seed),
+        return [agent, self.opponent, *where, "--matches", str(games), "--seed", str(seed),
                 "--max-hands", str(self.max_hands), "--workers", str(workers), "--no-progress",
                 "--json", str(path)]  # fmt: skip
 
@@ -69,6 +82,7 @@ class MatchUp:
 def protocol(quick: bool) -> list[MatchUp]:
     """The match-ups of the full protocol (issue 64's targets), or of ``quick``: fewer games against search."""
     search_games, house_search_sets = (100, 2) if quick else (400, HOUSE_SEARCH_SETS)
+    pieces = 1 if quick else SEARCH_PIECES
     out: list[MatchUp] = []
     for preset in BASE_PRESETS:
         cap = STALLING_CAP if preset == "ten_point_5p" else 200
@@ -82,13 +96,13 @@ def protocol(quick: bool) -> list[MatchUp]:
                 SEEDS["neural"],
                 preset,
             ),  # fmt: skip
-            MatchUp(f"{preset}_vs_search", "search", search_games, SEEDS["search"], preset),
+            MatchUp(f"{preset}_vs_search", "search", search_games, SEEDS["search"], preset, pieces=pieces),
         ]
     for k in range(10):
         out.append(MatchUp(f"house{k}_vs_rule", "rule", 200, SEEDS["house_rule"], house=k))
     for k in range(house_search_sets):
         out.append(MatchUp(f"house{k}_vs_search", "search", search_games if quick else 200, SEEDS["house_search"],
-                           house=k))  # fmt: skip
+                           house=k, pieces=1 if quick else 2))  # fmt: skip
     return out
 
 
@@ -351,7 +365,27 @@ def main(argv: list[str] | None = None) -> None:
         if args.only not in match_up.name or path.is_file():
             continue
         print(f"== {match_up.name}", flush=True)
-        evaluate_cli.main(match_up.argv(args.agent, path, args.workers))
+        play(match_up, args.agent, path, args.workers)
+
+
+def play(match_up: MatchUp, agent: str, path: Path, workers: int) -> None:
+    """Play ``match_up`` into ``path``: one run, or its pieces (each resumable) pooled into it and then removed.
+
+    A piece whose file exists is not played again; the pooled file is written only once every
+    piece is, so a file at ``path`` always holds the whole match-up.
+    """
+    if match_up.pieces == 1:
+        evaluate_cli.main(match_up.argv(agent, path, workers, match_up.seed, match_up.games))
+        return
+    piece_paths = []
+    for seed, games in match_up.runs():
+        piece = path.with_name(path.name.removesuffix(".json.gz") + f".seed{seed}.json.gz")
+        if not piece.is_file():
+            evaluate_cli.main(match_up.argv(agent, piece, workers, seed, games))
+        piece_paths.append(piece)
+    write_results(path, [result for piece in piece_paths for result in read_results(piece)])
+    for piece in piece_paths:
+        piece.unlink()
 
 
 def _print_summary(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
