@@ -103,7 +103,8 @@ def _build_table(rules: Rules, trump: int) -> TrumpTable:
     jokers_trump = rules.joker_rank != "not_trump"
     joker_suit = trump if jokers_trump else JOKER_SUIT
     effective = [c // 13 for c in range(52)] + [joker_suit, joker_suit]
-    power = [c % 13 for c in range(52)] + [JOKER_POWER, JOKER_POWER - rules.distinct_jokers]
+    # both jokers at JOKER_POWER or above (the bar a card off the led suit must reach to win); the big one above
+    power = [c % 13 for c in range(52)] + [JOKER_POWER + rules.distinct_jokers, JOKER_POWER]
     for i, card in enumerate(order):
         effective[card] = trump
         power[card] = 200 - i

@@ -141,6 +141,18 @@ def test_every_trump_beats_a_joker_and_the_first_of_two_jokers_wins() -> None:
     assert trick_winners(game) == [0]
 
 
+def test_distinct_jokers_that_are_not_trumps_both_beat_plain_cards_and_the_big_one_beats_the_little() -> None:
+    hands = ["2H 3S 4S 5S 6S 7S", "AH KC QC JC TC 9C", "JK2 8C 7C 6C 5C 4C", "JK KH 2S 3C 2C 8S"]
+    game = new_game("ten_point_midwest", hands=hands, single_hand=True, distinct_jokers=True, **NOT_TRUMP)
+    play(game, "bid 2, pass, pass, pass, trump D")  # diamonds: nobody holds one
+    play_tricks(game, ["KC JK2 2C 3S"])  # the little joker beats the clubs led, as the big one would
+    assert trick_winners(game) == [2]
+    game = new_game("ten_point_midwest", hands=hands, single_hand=True, distinct_jokers=True, **NOT_TRUMP)
+    play(game, "bid 2, pass, pass, pass, trump D")
+    play_tricks(game, ["KC JK2 JK 2H"])  # the big joker beats the little one, though played after it
+    assert trick_winners(game) == [3]
+
+
 def test_jokers_score_when_captured_and_are_never_high_or_low() -> None:
     game = joker_game()
     play_tricks(
