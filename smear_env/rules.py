@@ -393,11 +393,21 @@ def _check_deal(r: Rules) -> None:
     if r.stock_use == "redraw":
         _require(r.hand_size == r.play_hand_size, "stock_use", "redraw needs hand_size equal to play_hand_size")
         _require(
+            r.kitty_size == 0,
+            "kitty_size",
+            "a kitty needs stock_use other than 'redraw' (a redraw never brings the bidder back to its hand size)",
+        )
+        _require(
             (r.num_players - 1) * r.redraw_limit <= stock,
             "redraw_limit",
             f"{r.num_players - 1} players x {r.redraw_limit} exchanges exceed the {stock}-card stock",
         )
     _require(r.stock_use != "to_bidder" or stock > 0, "stock_use", "to_bidder needs undealt cards")
+    _require(
+        r.stock_use != "to_bidder" or r.trump_by == "bidder_names",
+        "stock_use",
+        "to_bidder gives the bidder the stock once it names trump: it needs trump_by='bidder_names'",
+    )
     _require(r.trump_by != "first_lead" or r.kitty_size == 0, "kitty_size", "a kitty needs trump named by the bidder")
     _require(r.trump_by != "first_lead" or not r.called_partner, "called_partner", "calling a trump needs trump named")
 

@@ -314,10 +314,13 @@ def _match_winners(
     if result.bid == A.MOON_BID:
         if not result.made:
             return _best(scores, others)
-        if all(before[t] > 0 for t in bid_teams):
-            return frozenset(bid_teams)
-        for t in bid_teams:
-            scores[t] = 0  # a made moon from a score of zero or less resets it to zero
+        # each team on the bidder's side by its own score (a called partner's differs): from above zero it wins the
+        # match, from zero or less its score resets to zero
+        winners = frozenset(t for t in bid_teams if before[t] > 0)
+        for t in bid_teams - winners:
+            scores[t] = 0
+        if winners:
+            return winners
     if r.bust_out is not None:
         busted = [t for t in teams if scores[t] <= r.bust_out]
         if busted:

@@ -179,7 +179,7 @@ def check_hand_result(game: Game, before: tuple[int, ...]) -> None:
     bid_side = result.side_of_seat[result.bidder]
     for team, side in side_of_team.items():
         change = result.scores_after[team] - result.scores_before[team]
-        # a called partner's team shares the bidder's side but its reset can move it by another amount
+        # a called partner's team shares the bidder's side, but a made moon resets or wins by each team's own score
         partner_reset = moon_made and side == bid_side and team != game.rules.team_of(result.bidder)
         if change != result.deltas[side] and not partner_reset:
             raise InvariantError(f"team {team} scored {change}, the hand result says {result.deltas[side]}")

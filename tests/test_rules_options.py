@@ -98,6 +98,20 @@ def test_invalid_rules_name_the_option(overrides: dict, message: str) -> None:
         get_rules("ten_point", **overrides)
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides", "message"),
+    [
+        # schmier redraws: a bidder with a kitty would play with more cards than the others
+        ("schmier", {"kitty_size": 4, "redraw_limit": 2}, "kitty_size is impossible: a kitty needs stock_use other"),
+        # pitch_smudge sets trump by the first lead: there is no naming of trump for the stock to follow
+        ("pitch_smudge", {"stock_use": "to_bidder"}, "to_bidder gives the bidder the stock once it names trump"),
+    ],
+)
+def test_a_stock_or_kitty_the_deal_would_never_hand_over_is_refused(preset: str, overrides: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        get_rules(preset, **overrides)
+
+
 def test_rules_are_immutable_and_replace_validates() -> None:
     r = get_rules("smear")
     with pytest.raises(AttributeError):

@@ -278,3 +278,42 @@ def test_match_goes_on_below_52_and_the_partnership_ends_with_the_hand() -> None
     assert game.current_player == 2
     assert game.contract().partner is None
     assert hand_sizes(game) == [10] * 5  # a fresh deal
+
+
+# A moon (house option moon_bid) with a called partner: seat 1 calls the 2H from seat 2 and takes every point.
+MOON_KEEPS = [
+    "4C 5C 6C 7C 8C 9C",
+    "AH KH QH JH JD JK",  # seat 1, the bidder
+    "JK2 TH 9H 3H 2H 8H",  # seat 2, holds the called 2H
+    "4S 5S 6S 7S 8S 9S",
+    "2C 3C 2S 3S 2D 3D",
+]
+MOON_TRICKS = [
+    "AH 2H 4S 2C 4C",
+    "KH 3H 5S 3C 5C",
+    "QH TH 6S 2S 6C",
+    "JH 9H 7S 3S 7C",
+    "JD 8H 8S 2D 8C",
+    "JK JK2 9S 3D 9C",
+]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "winners"),
+    [
+        ([0, 30, 10, 0, 0], (0, 40, 20, 0, 0), {1, 2}),  # both partners above zero: both win
+        ([0, 30, -5, 0, 0], (0, 40, 0, 0, 0), {1}),  # the bidder wins; only the partner's score resets
+        ([0, -5, 30, 0, 0], (0, 0, 40, 0, 0), {2}),  # the partner wins; only the bidder's score resets
+        ([0, -5, 0, 0, 0], (0, 0, 0, 0, 0), None),  # neither above zero: both reset, the match goes on
+    ],
+)
+def test_a_made_moon_is_decided_by_each_partners_own_score(before: list[int], after: tuple, winners: set | None):
+    game = deal(MOON_KEEPS, scores=before, moon_bid=True)
+    play(game, f"bid moon, {PASSES}, trump H, call 2H")
+    discard_down(game, MOON_KEEPS)
+    play_tricks(game, MOON_TRICKS)
+    result = game.results()[-1]
+    assert result.made and result.points == {0: 0, 1: 10, 3: 0, 4: 0}
+    assert game.match_scores() == after
+    assert result.match_winners == (frozenset(winners) if winners else None)
+
