@@ -316,4 +316,3 @@ def test_a_made_moon_is_decided_by_each_partners_own_score(before: list[int], af
     assert result.made and result.points == {0: 0, 1: 10, 3: 0, 4: 0}
     assert game.match_scores() == after
     assert result.match_winners == (frozenset(winners) if winners else None)
-
