@@ -24,7 +24,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from smear_env.cards import RANKS, make_deck
+from smear_env.cards import NUM_CARDS, RANKS, make_deck
 from smear_env.checks import options_by_name
 
 PROTECTABLE = ("ace", "two", "three", "jack", "jick", "jokers", "scoring")
@@ -36,6 +36,13 @@ CATEGORIES = ("high", "low", "jack", "jick", "joker", "joker2", "trey", "deuce",
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 JokerRank = Literal["below_jacks", "lowest", "not_trump"]
 DiscardTrump = Literal["free", "when_forced", "excess_trumps"]
+
+
+# Upper bounds of the integer options (with NUM_CARDS, the largest deck, for seats and cards): far past any table's,
+# and small enough that nothing sized or scored by an option costs more than a game does (rules come from strangers).
+MAX_POINT_VALUE = 100  # what one point category, or a joker's card value, may be worth
+MAX_MATCH_SCORE = 1000  # a target score, a cap on the sides that did not bid, a bust-out score (negated)
+MAX_MATCH_HANDS = 1000  # hands in a fixed-length match
 
 
 @dataclass(frozen=True)
@@ -77,17 +84,17 @@ class Rules:
     distinct_jokers: bool = False  # JK always beats JK2; else the first joker played to a trick wins
     big_joker_above_jick: bool = False  # distinct_jokers: JK ranks just above the Jick (002), JK2 just below it
     # -- players
-    num_players: Annotated[int, Range(2, None)] = 4  # players at the table
+    num_players: Annotated[int, Range(2, NUM_CARDS)] = 4  # players at the table
     partnerships: bool = True  # with teams empty: seats alternate between two teams; False: everyone scores alone
     teams: tuple[tuple[int, ...], ...] = ()  # seats of each team, e.g. [[0, 3], [1, 4], [2, 5]]; []: by partnerships
     called_partner: bool = False  # the bidder calls a trump card and its holder is partner for the hand
     # -- deal, kitty and stock
-    hand_size: Annotated[int, Range(1, None)] = 10  # cards dealt to each player
-    kitty_size: Annotated[int, Range(0, None)] = 0  # cards dealt to a kitty the bidder takes before naming trump
+    hand_size: Annotated[int, Range(1, NUM_CARDS)] = 10  # cards dealt to each player
+    kitty_size: Annotated[int, Range(0, NUM_CARDS)] = 0  # cards dealt to a kitty the bidder takes before naming trump
     stock_use: Literal["none", "to_bidder", "blinds", "redraw"] = "none"  # what the undealt stock is for
-    blinds: Annotated[int, Range(0, None)] = 0  # stock_use=blinds: cards the bidder takes from the stock and discards
-    redraw_limit: Annotated[int, Range(0, None)] = 3  # stock_use=redraw: most non-trumps a non-dealer may exchange
-    play_hand_size: Annotated[int, Range(1, None)] = 6  # cards held when trick play starts (also the number of tricks)
+    blinds: Annotated[int, Range(0, NUM_CARDS)] = 0  # stock_use=blinds: stock cards the bidder takes and discards
+    redraw_limit: Annotated[int, Range(0, NUM_CARDS)] = 3  # stock_use=redraw: most non-trumps a non-dealer swaps
+    play_hand_size: Annotated[int, Range(1, NUM_CARDS)] = 6  # cards held when play starts (also the number of tricks)
     # -- bidding
     min_bid: Annotated[int, Range(1, 11)] = 4  # lowest bid
     max_bid: Annotated[int, Range(1, 11)] = 10  # highest numeric bid
@@ -110,23 +117,23 @@ class Rules:
     high: Literal["off", "ace_played", "highest_played", "ace_captured"] = "highest_played"  # High point
     low: Literal["off", "two_played", "lowest_played", "lowest_captured"] = "lowest_played"  # Low point
     low_ignores_jokers: bool = False  # a joker never counts as the lowest trump for Low
-    jack_points: Annotated[int, Range(0, None)] = 1  # for capturing the Jack of trump
-    jick_points: Annotated[int, Range(0, None)] = 1  # for capturing the Jick
-    joker_points: Annotated[int, Range(0, None)] = 1  # for each joker captured
-    trey_points: Annotated[int, Range(0, None)] = 3  # for capturing the 3 of trump
-    deuce_points: Annotated[int, Range(0, None)] = 0  # for capturing the 2 of trump
-    game_points: Annotated[int, Range(0, None)] = 1  # for strictly most card points captured
-    joker_card_value: Annotated[int, Range(0, None)] = 0  # card points of a joker toward Game
+    jack_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 1  # for capturing the Jack of trump
+    jick_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 1  # for capturing the Jick
+    joker_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 1  # for each joker captured
+    trey_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 3  # for capturing the 3 of trump
+    deuce_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 0  # for capturing the 2 of trump
+    game_points: Annotated[int, Range(0, MAX_POINT_VALUE)] = 1  # for strictly most card points captured
+    joker_card_value: Annotated[int, Range(0, MAX_POINT_VALUE)] = 0  # card points of a joker toward Game
     game_tie: Literal["nobody", "low_side"] = "nobody"  # Game on equal card points: nobody, or the side awarded Low
     blind_discards_count: bool = False  # the bidder's blind discards count for the bidder's side in Game
     # -- match
     match_end: Literal["target", "hands"] = "target"  # play to a target score or a fixed number of hands
-    target_score: Annotated[int, Range(1, None)] = 52  # match_end=target: score that wins
-    num_hands: Annotated[int, Range(1, None)] = 10  # match_end=hands: hands in a match (equal top totals draw)
+    target_score: Annotated[int, Range(1, MAX_MATCH_SCORE)] = 52  # match_end=target: score that wins
+    num_hands: Annotated[int, Range(1, MAX_MATCH_HANDS)] = 10  # match_end=hands: hands in a match (a tie on top draws)
     target_tiebreak: Literal["higher_then_bidder", "bidder_if_made"] = "higher_then_bidder"  # both reach target
     win_requires_made_bid: bool = False  # a side can win only at the end of a hand it bid and made
-    bust_out: Annotated[int | None, Range(None, -1)] = None  # a side at or below this score loses the match
-    non_bidder_cap: Annotated[int | None, Range(0, None)] = None  # sides that did not bid score up to this at most
+    bust_out: Annotated[int | None, Range(-MAX_MATCH_SCORE, -1)] = None  # a side at or below this score loses
+    non_bidder_cap: Annotated[int | None, Range(0, MAX_MATCH_SCORE)] = None  # sides that did not bid score up to this
 
     def __post_init__(self) -> None:
         _check_types(self)

@@ -133,9 +133,17 @@ OUT_OF_RANGE = [
 ]
 
 
-def test_every_integer_option_declares_a_range() -> None:
+def test_every_integer_option_declares_a_range_bounded_on_both_sides() -> None:
+    """Rules come from strangers (the service): no option may be as large as a request can write."""
     assert {spec.name for spec in INT_SPECS} >= {"kitty_size", "hand_size", "num_players", "blinds", "jokers"}
-    assert all(spec.range is not None and (spec.range.low, spec.range.high) != (None, None) for spec in INT_SPECS)
+    assert all(spec.range is not None and None not in (spec.range.low, spec.range.high) for spec in INT_SPECS)
+
+
+@pytest.mark.parametrize("value", [10**7, 10**400])
+def test_a_huge_number_of_players_is_refused_before_any_seat_is_counted(value: int) -> None:
+    """The range is checked before the seats are counted (ten million took seconds and a gigabyte to seat)."""
+    with pytest.raises(ValueError, match=r"rule option num_players=\d+ is out of range: expected an integer 2\.\.54"):
+        get_rules("ten_point_5p", num_players=value)
 
 
 @pytest.mark.parametrize(("name", "value", "accepted"), OUT_OF_RANGE)
@@ -146,7 +154,7 @@ def test_a_value_outside_the_range_is_refused_naming_option_value_and_range(name
 
 
 def test_a_negative_kitty_no_longer_deals_a_card_twice() -> None:
-    message = "rule option kitty_size=-1 is out of range: expected an integer >= 0"
+    message = "rule option kitty_size=-1 is out of range: expected an integer 0..54"
     with pytest.raises(ValueError, match=re.escape(message)):
         get_rules("minnesota", kitty_size=-1)
 
@@ -160,8 +168,8 @@ def test_an_integer_option_takes_integers_only(value: object) -> None:
 def test_option_specs_read_each_declaration() -> None:
     specs = {spec.name: spec for spec in option_specs()}
     assert tuple(specs) == OPTION_NAMES
-    assert specs["kitty_size"].range == Range(0, None) and specs["kitty_size"].default == 0
-    assert specs["bust_out"].optional and specs["bust_out"].accepted == "an integer <= -1 or none"
+    assert specs["kitty_size"].range == Range(0, 54) and specs["kitty_size"].default == 0
+    assert specs["bust_out"].optional and specs["bust_out"].accepted == "an integer -1000..-1 or none"
     assert specs["follow"].choices == ("strict", "follow_or_trump")
     assert all(spec.doc for spec in specs.values()), "every option has its one-line comment"
 

@@ -121,18 +121,22 @@ def multiplier(points: int) -> int:
 
 
 # ---------------------------------------------------------------------- rules and deals
+MAX_ROUNDS = 1000  # far past any match, and small enough that no option costs more than a match does
+
+
 @options_by_name("SchneiderRules(num_rounds=4)", lambda options: _check_option_names(options))
 @dataclass(frozen=True)
 class SchneiderRules:
     """The options of Bohemian Schneider (the card rules themselves are fixed)."""
 
-    num_rounds: int = 2  # rounds in a match; even, so each player deals equally often
+    num_rounds: int = 2  # rounds in a match; even, so each player deals equally often (at most MAX_ROUNDS)
 
     def __post_init__(self) -> None:
         n = self.num_rounds
-        if isinstance(n, bool) or not isinstance(n, int) or n < 2 or n % 2:
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_ROUNDS or n % 2:
             raise ValueError(
-                f"num_rounds={n!r} is not allowed: expected an even int >= 2 so each player deals equally often"
+                f"num_rounds={n!r} is not allowed: expected an even int from 2 to {MAX_ROUNDS} "
+                "so each player deals equally often"
             )
 
     @property

@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar
 from agents.base import Agent, Decision
 from agents.neural_agent import NeuralAgent, Policy, load_policy
 from agents.registry import agent_names, agent_options, make_agent
+from agents.schneider_search import SchneiderSearchAgent
 from agents.search_bot import SearchAgent
 from agents.shipped import neural_policy_path, shipped_policy_path, shipped_presets, universal_policy_path
 from smear_env import list_presets
@@ -221,12 +222,17 @@ class Bots:
                 agent = make_agent(info.spec, rules if isinstance(rules, Rules) else SCHNEIDER, seed)
         except ValueError as err:
             raise RequestError(f"bot {info.spec!r}: {err}", "bot") from None
+        s = self.settings
         search = agent if isinstance(agent, SearchAgent) else getattr(agent, "search", None)  # neural_search's
         if isinstance(search, SearchAgent):
-            s = self.settings
             search.time_budget = min(search.time_budget, s.search_time_cap)
             search.samples = min(search.samples, s.max_search_samples)
             search.bid_samples = min(search.bid_samples, s.max_bid_samples)
+        if isinstance(agent, SchneiderSearchAgent):  # its first deal is solved whatever the time: depth is capped too
+            agent.time_budget = min(agent.time_budget, s.search_time_cap)
+            agent.samples = min(agent.samples, s.max_search_samples)
+            agent.depth = min(agent.depth, s.max_schneider_depth)
+            agent.exact_tricks = min(agent.exact_tricks, s.max_schneider_exact_tricks)
         return agent
 
     def describe(self, rules: Rules | SchneiderRules) -> list[dict[str, Any]]:

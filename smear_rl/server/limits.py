@@ -33,6 +33,8 @@ class Settings:
     search_time_cap: float = 1.0  # seconds a search decision may take at most (its time_budget is capped here)
     max_search_samples: int = 200  # cap on search's samples per card decision
     max_bid_samples: int = 32  # cap on search's rollout deals per bid (rollouts are not bounded by time)
+    max_schneider_depth: int = 4  # cap on Bohemian Schneider search's depth (one deal at 4: 50 ms at most here)
+    max_schneider_exact_tricks: int = 8  # cap on its tricks solved to the end (one deal at 8: 20 ms at most here)
     search_workers: int = 1  # processes running search bots (0: threads in the server process, for tests)
     search_queue: int = 16  # search calls waiting at most; beyond, 503 (retry later)
     bot_workers: int = 2  # processes answering cheap suggest calls (random, rule, neural); 0: threads instead
@@ -53,6 +55,7 @@ class Settings:
     max_requests_per_client: int = 32  # requests of one client in progress at once (streams apart); more answer 429
     search_queue_per_client: int = 4  # stateless search calls of one client running or waiting; more answer 429
     max_replay_moves: int = 3000  # moves in one replayed record (a long match has about 1000)
+    max_table_moves: int = 3000  # moves in one table's match; there it stops (a new table may resume its scores)
     bot_cache: int = 64  # ready bots kept per process (one per pure bot and rule set), least recently used dropped
     remembered_bots: int = 256  # bots kept after a stateless decision so the next of the hand resumes them
     cors_origins: tuple[str, ...] = ()  # origins allowed to call from a browser page elsewhere ("*": any)

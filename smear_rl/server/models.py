@@ -18,6 +18,9 @@ BotSpec = Annotated[str, Field(max_length=200)]
 #: a card's name ('AS', '10H', 'JK2')
 CardName = Annotated[str, Field(max_length=4)]
 SeatNumber = Annotated[StrictInt, Field(ge=0, le=63)]
+#: a match score a client states (a resumed table, a stateless hand): far past any match's, and small enough that a bot
+#: reading it as a float cannot overflow
+MatchScore = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
 RulesSpec = Annotated[
     str | dict[str, Any],
     Field(
@@ -62,7 +65,7 @@ class SuggestBody(BaseModel):
         description="every event of the hand so far, in order, as the seat saw them",
         json_schema_extra={"items": EVENT_SCHEMA},
     )
-    scores: list[StrictInt] | None = Field(
+    scores: list[MatchScore] | None = Field(
         None, description="match scores before this hand, one per team (rules' teams); default all 0", max_length=64
     )
     hands_played: Annotated[StrictInt, Field(ge=0, le=100_000)] = Field(
@@ -87,7 +90,7 @@ class TableBody(BaseModel):
         0, description="how long each bot waits before moving, so a page can show moves one at a time"
     )
     dealer: SeatNumber = Field(0, description="the dealer of the first hand")
-    scores: list[StrictInt] | None = Field(
+    scores: list[MatchScore] | None = Field(
         None,
         description="to resume a match: the scores it stands at, one per team (the table state's teams); default all 0",
         max_length=64,

@@ -347,6 +347,8 @@ def constraints(req: SeatRequest, w: _Walk) -> _Slots | RequestError | str:
     slots = _Slots(seats, {}, {}, played, mask_of(r.deck) & ~seen, unknown_mine)
     for s in seats:
         slots.discard_room[s] = w.discards.get(s, 0)
+        if r.stock_use == "redraw" and s != req.dealer and slots.discard_room[s] > r.redraw_limit:
+            return f"seat {s} exchanged {slots.discard_room[s]} cards; a non-dealer exchanges {r.redraw_limit} at most"
         slots.hand_room[s] = r.hand_size + taken[s] - slots.discard_room[s] - played[s].bit_count()
         if slots.hand_room[s] < 0:
             return f"seat {s} has played and discarded more cards than it held"
@@ -682,7 +684,12 @@ class SmearHistory:
         placed = place_hidden(self.req, w, slots)
         if not isinstance(placed, dict):
             return placed
-        return build_deal(self.req, w, placed)
+        deal, order = build_deal(self.req, w, placed)
+        size = self.req.rules.hand_size
+        for seat, hand in enumerate(deal.hands):  # the engine refuses such a deal: say why instead (never a 500)
+            if len(hand) != size:
+                return f"seat {seat} would have been dealt {len(hand)} cards, not {size}"
+        return deal, order
 
     def replay(self, events: list[Event], fitting: Any, keep_views: bool) -> tuple[Game, list, RequestError | None]:
         deal, order = fitting

@@ -169,12 +169,16 @@ class Table:
             "scores": match_scores(game),
             "hand_results": self.results,
             "log": entries,
-            "log_size": sum(len(events) for events in self.tracker.hands),
+            "log_size": self.moves(),
             "match_over": game.is_over,
             "winners": sorted(game.winners),
             "error": self.error,
             **display_fields(self.rules, view),  # hand_groups, categories: what a page draws
         }
+
+    def moves(self) -> int:
+        """Events of the match so far (its log's length)."""
+        return sum(len(events) for events in self.tracker.hands)
 
     def public_log(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         """Every event of the match from the ``start``-th on, as ``seat`` sees it, each with its hand number (the
@@ -400,11 +404,26 @@ class TableStore:
             raise ApiError(409, "not_your_turn", f"it is seat {game.current_player}'s turn, not seat {seat}'s", "seat")
         action = self._action(table, move)
         try:
-            table.apply(action)
+            self._apply(table, action)
         except ValueError as err:
             raise RequestError(str(err), "move", "illegal_move") from None
         await self._changed(table)
         self.drive(table)
+
+    def _apply(self, table: Table, action: int) -> None:
+        """Apply a move; a match that reaches ``max_table_moves`` stops there, as a failed bot stops it.
+
+        Each state a table sends holds its whole log: without an end, a match to a huge target
+        played out by bots would make every read of it, and the event loop, ever slower.
+        """
+        table.apply(action)
+        limit = self.settings.max_table_moves
+        if not table.game.is_over and table.moves() >= limit:
+            table.error = (
+                f"the match reached this server's limit of {limit} moves a table: "
+                "open a new table with its scores and hands_played to play on"
+            )
+            table.version += 1
 
     @staticmethod
     def _action(table: Table, move: Any) -> int:
@@ -450,7 +469,7 @@ class TableStore:
                 decision, entry.agent = await self.pools.decide(entry.bot, entry.agent, table.rules, view, table.owner)
                 if table.version != version:
                     continue  # the table changed meanwhile (it cannot, but never apply a stale move)
-                table.apply(decision.action)
+                self._apply(table, decision.action)
             except (ApiError, WorkerError, ValueError) as err:  # a bot failing is a bug: stop this table, keep serving
                 log.error("table %s: the bot in seat %d (%s) failed: %s", table.id, seat, entry.bot.spec, err)
                 how = err.message if isinstance(err, ApiError) else "it raised an error"
