@@ -145,7 +145,10 @@ def test_one_network_under_two_file_names_pools_and_two_networks_do_not(tmp_path
     assert pooled.games == 6 and pooled.agent_a == f"{shipped} (the same network as {copy}, neural)"
     sampled = evaluate(f"sample:{copy}", "random", "ten_point", matches=2, seed=4, max_hands=1, workers=1)
     assert sampled.weights[0].endswith(" sampled")
-    with pytest.raises(ValueError, match="agent_a is .* in the first result and 'sample:.*' in the run with seed 4"):
+    with pytest.raises(
+        ValueError,
+        match="agent_a's network .weights. is '.* greedy' in the first result and '.* sampled' in the run with seed 4",
+    ):
         pool([runs[0], sampled])  # the same weights played another way
     other = evaluate("agents/shipped/minnesota.npz", "random", "minnesota", matches=2, seed=2, max_hands=1, workers=1)
     unrecorded = dataclasses.replace(runs[1], weights=(None, None))  # a result written before weights were kept
@@ -154,3 +157,7 @@ def test_one_network_under_two_file_names_pools_and_two_networks_do_not(tmp_path
     assert other.weights[0] != runs[0].weights[0]
     again = EvalResult.from_dict(json.loads(json.dumps(runs[1].to_dict())))
     assert again.weights == runs[1].weights and pool([runs[0], again]).games == 4
+    copy.write_bytes(Path("agents/shipped/universal.npz").read_bytes())  # the file overwritten, its name kept
+    overwritten = evaluate(str(copy), "random", "ten_point", matches=2, seed=5, max_hands=1, workers=1)
+    with pytest.raises(ValueError, match="agent_a's network .weights. is .* in the run with seed 5"):
+        pool([runs[1], overwritten])  # one name, two networks: not one agent

@@ -129,7 +129,13 @@ def _first_difference(
     ``fields`` are the match-up's fields compared besides the rules (all of them by default).
     """
     for name in fields:
-        if getattr(first, name) != getattr(other, name) and not _same_network(first, other, name):
+        if name in AGENT_FIELDS:
+            networks = _networks(first, other, name)
+            if networks is not None:  # both recorded the network: it decides, whatever the files were called
+                if networks[0] != networks[1]:
+                    return f"{name}'s network (weights)", *networks
+                continue
+        if getattr(first, name) != getattr(other, name):
             return name, getattr(first, name), getattr(other, name)
     if _rules_of(first) == _rules_of(other):
         return None
@@ -144,18 +150,20 @@ def same_match_up_but_agent_a(first: EvalResult, other: EvalResult) -> tuple[str
 
 
 def _names(names: Iterable[str]) -> str:
-    """One agent's name, or its first name and the others it ran under (the same network, see _same_network)."""
+    """One agent's name, or its first name and the others it ran under (the same network, see _networks)."""
     first, *others = dict.fromkeys(names)
     return f"{first} (the same network as {', '.join(others)})" if others else first
 
 
-def _same_network(first: EvalResult, other: EvalResult, field: str) -> bool:
-    """Whether the agent ``field`` names is one network played alike under two file names (both runs recorded it)."""
-    if field not in AGENT_FIELDS:
-        return False
+def _networks(first: EvalResult, other: EvalResult, field: str) -> tuple[str, str] | None:
+    """The networks (digest and mode) the agent ``field`` names played in each run, if both runs recorded them.
+
+    One network under two file names is one agent; two networks under one file name (a file
+    overwritten between runs, say by training on) are two, though their names agree.
+    """
     side = AGENT_FIELDS.index(field)
     mine, theirs = first.weights[side], other.weights[side]
-    return mine is not None and mine == theirs
+    return None if mine is None or theirs is None else (mine, theirs)
 
 
 def _rules_of(result: EvalResult) -> Any:

@@ -259,7 +259,10 @@ def choice_comparison(out: Path, prefix: str, baseline: str) -> str:
     for match_up in choice_protocol():
         new, old = out / f"{prefix}{match_up.name}.json.gz", out / f"{baseline}{match_up.name}.json.gz"
         if new.is_file() and old.is_file():
-            played[match_up] = compare(read_results(new), read_results(old))
+            try:
+                played[match_up] = compare(read_results(new), read_results(old))
+            except ValueError as err:  # another opponent (a retired specialist's name now another network), ...
+                raise ValueError(f"{match_up.name}: {new.name} and {old.name} cannot be paired: {err}") from None
     if not played:
         raise ValueError(f"no choice match-up has files for both {prefix!r} and {baseline!r} in {out}")
     rows = [CHOICE_HEADER, "|---|---|---|---|"]
