@@ -16,10 +16,15 @@ from pathlib import Path
 def written_whole(path: str | Path) -> Iterator[Path]:
     """Yield a file beside ``path`` to write, then rename it over ``path`` (making its folder first).
 
-    A reader that opened the old file keeps reading it whole; if the writing raises, ``path`` is left as it was.
+    A reader that opened the old file keeps reading it whole; if the writing or the rename raises, ``path`` is left
+    as it was and the partial file is removed.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".tmp")
-    yield partial
-    os.replace(partial, path)
+    try:
+        yield partial
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -20,6 +20,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from agents.files import written_whole  # noqa: E402
 from agents.neural_agent import NeuralAgent, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import (  # noqa: E402
@@ -236,6 +237,35 @@ def test_export_command_writes_a_file_that_plays_like_the_checkpoint(tmp_path: P
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["export", str(tmp_path / "missing.pt")])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("out", "words"),
+    [
+        ("{checkpoint}", "is not an .npz"),  # the checkpoint itself: it was replaced by the policy, then a traceback
+        ("other.pt", "is not an .npz"),
+        ("{folder}", "is a folder"),  # a traceback once, and a 1.5 MB stray file beside the folder
+        ("{folder}/missing/x.npz", "does not exist"),
+    ],
+)
+def test_export_refuses_an_output_it_cannot_or_must_not_write_and_leaves_everything_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str, words: str
+) -> None:
+    checkpoint = shipped_checkpoint("minnesota", tmp_path)
+    before = checkpoint.read_bytes()
+    files = sorted(tmp_path.iterdir())
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["export", str(checkpoint), "-o", out.format(checkpoint=checkpoint, folder=tmp_path)])
+    assert exit_info.value.code == 2 and words in capsys.readouterr().err
+    assert checkpoint.read_bytes() == before and sorted(tmp_path.iterdir()) == files
+
+
+def test_a_file_written_whole_leaves_no_partial_file_when_the_rename_fails(tmp_path: Path) -> None:
+    target = tmp_path / "a_folder"
+    target.mkdir()
+    with pytest.raises(OSError), written_whole(target) as partial:
+        partial.write_bytes(b"data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_folder"]
 
 
 def test_neural_agent_and_registry_never_import_torch_or_training() -> None:

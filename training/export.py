@@ -27,7 +27,7 @@ import numpy as np
 from agents.neural_agent import POLICY_FORMAT, POLICY_FORMAT_VERSION, NeuralAgent, Policy
 from smear_env.rules import Rules
 from training.checkpoint import CARD_HEAD_ARRAYS, load_checkpoint, network_from_checkpoint
-from training.cli import ArgumentParser
+from training.cli import ArgumentParser, check_writable_file
 
 #: checkpoint fields copied into the layout as they are: what the network was trained for and how
 RECORDED = (
@@ -119,17 +119,33 @@ def agent_from_checkpoint(
     return agent
 
 
+def _checked_output(checkpoint: str, out: str | None) -> Path:
+    """Where to write, if it may be written: an ``.npz``, not the checkpoint itself (which it would replace)."""
+    path = check_writable_file(Path(out) if out is not None else Path(checkpoint).with_suffix(".npz"), "output")
+    if path.suffix != ".npz":
+        raise ValueError(f"output {str(path)!r} is not an .npz: a policy file is written as one")
+    if path.exists() and Path(checkpoint).exists() and path.resolve() == Path(checkpoint).resolve():
+        raise ValueError(f"output {str(path)!r} is the checkpoint itself: writing it would destroy the checkpoint")
+    return path
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = ArgumentParser(prog="smear-rl export", description=__doc__.split("\n\n")[0])
     parser.add_argument("checkpoint", help="a .pt file written by training (agent.pt or checkpoint.pt)")
     parser.add_argument("-o", "--out", help="the .npz to write (default: the checkpoint's name with .npz)")
     args = parser.parse_args(argv)
     try:
-        written = export_checkpoint(args.checkpoint, args.out)
+        out = _checked_output(args.checkpoint, args.out)
+        written = export_checkpoint(args.checkpoint, out)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
-    policy = NeuralAgent(written).policy  # read back: the file loads and plays its own rules
+    try:
+        policy = NeuralAgent(written).policy  # read back: the file loads and plays its own rules
+    except ValueError as err:
+        written.unlink(missing_ok=True)
+        print(f"error: the written file does not load, so it was removed: {err}", file=sys.stderr)
+        sys.exit(2)
     layout = policy.layout
     size = written.stat().st_size / 1e6
     print(
