@@ -131,6 +131,23 @@ def test_train_refuses_bad_arguments_and_leaves_no_folder(
     assert sorted(configs.iterdir()) == before  # no output folder made for a run that never started
 
 
+def test_a_new_run_into_a_folder_holding_another_run_is_refused_and_leaves_it_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same command twice once wrote the second run's checkpoint, agent and curve over the first's."""
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in ("checkpoint.pt", "agent.pt", "curve.csv"):
+        (run / name).write_text(f"the first run's {name}")
+    message = r"--out folder '.*run' already holds a run \(checkpoint.pt, agent.pt\): continue it with --resume"
+    assert_refused(
+        train.main, ["--config", "ten_point_quick", "--out", str(run)], capsys, r"^smear-rl train: error: " + message
+    )
+    assert {p.name: p.read_text() for p in run.iterdir()} == {
+        name: f"the first run's {name}" for name in ("checkpoint.pt", "agent.pt", "curve.csv")
+    }
+
+
 @pytest.mark.parametrize(
     ("files", "message"),
     [

@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             workers = [f"workers={args.workers}"] if args.workers is not None else []
             config = load_config(args.config or "ten_point", [*args.overrides, *workers])
-            out = check_output_folder(Path(args.out or f"runs/{config.preset}"), "--out folder")
+            out = check_new_run_folder(Path(args.out or f"runs/{config.preset}"))
             check_address_has_workers(args.address, [config.workers])
             trainer = Trainer(config, out, address=args.address)
     except ValueError as err:
@@ -95,6 +95,22 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"\ninterrupted: continue with --resume {out / 'checkpoint.pt'} (saved every "
                  f"{trainer.config.checkpoint_every} updates and at each evaluation)")  # fmt: skip
     print(summary(out, trainer.config, trainer.step, trainer.train_seconds / 60))
+
+
+def check_new_run_folder(out: Path) -> Path:
+    """``out`` if a new run may start there: a folder holding another run's checkpoint or agent is refused.
+
+    A new run writes its checkpoint, agent and curve over the old run's (the same command twice,
+    with the default ``runs/<preset>``, wiped the first run); resuming it is what was meant, or another folder.
+    """
+    out = check_output_folder(out, "--out folder")
+    held = [name for name in ("checkpoint.pt", "agent.pt") if (out / name).exists()]
+    if held:
+        raise ValueError(
+            f"--out folder {str(out)!r} already holds a run ({', '.join(held)}): continue it with --resume "
+            f"{out / 'checkpoint.pt'}, or give another --out (or remove the folder to start it again)"
+        )
+    return out
 
 
 def check_address_has_workers(address: str, workers: list[int]) -> None:
