@@ -152,6 +152,19 @@ def test_a_finished_stage_whose_recipe_entry_changed_is_refused(tmp_path: Path) 
         ('[[stage]]\nname = "x"\nlr = "fast"\n', "lr = 'fast': expected a float"),
         ('extra = 1\n[[stage]]\nname = "x"\n', "stage x: training config: unknown field 'extra'"),  # in [defaults]
         ('[[stage]]\nname = "x"\nfocus_sets = 4\n', "focus_sets = 4: the sets are scored by the agent the run starts"),
+        # a distill stage's options, checked when the recipe is read (they once failed hours in, at that stage)
+        (
+            '[[stage]]\nname = "x"\n[[stage]]\nname = "d"\nkind = "distill"\nargs = ["--bogus"]\n',
+            r"stage 2 \(d\): args: unrecognized arguments: --bogus",
+        ),
+        (
+            '[[stage]]\nname = "x"\n[[stage]]\nname = "d"\nkind = "distill"\nargs = ["--epochs", "many"]\n',
+            r"stage 2 \(d\): args: argument --epochs: invalid int value: 'many'",
+        ),
+        (
+            '[[stage]]\nname = "x"\n[[stage]]\nname = "d"\nkind = "distill"\nargs = ["--lr", "inf"]\n',
+            r"stage 2 \(d\): args: fit option lr = inf: expected",
+        ),
     ],
 )
 def test_a_recipe_that_cannot_run_is_refused_before_anything_runs(tmp_path: Path, body: str, problem: str) -> None:

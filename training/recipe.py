@@ -43,7 +43,7 @@ import re
 import shutil
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +153,30 @@ def _stage(data: dict[str, Any], index: int, where: Path) -> Stage:
     fresh = data.get("fresh", False)
     if not isinstance(fresh, bool):
         raise ValueError(f"{label} ({name}): fresh must be true or false")
+    if kind == "distill":
+        _check_distill_args(args, f"{label} ({name})")
     return Stage(name, kind, settings, tuple(args), fresh)
+
+
+def _check_distill_args(args: list[str], label: str) -> None:
+    """A distill stage's options as ``smear-rl distill`` will read them, checked now, not hours later at the stage.
+
+    Only what the options say is checked here (names, types, fit settings); the agents they name are read at the
+    stage, when the stages before it have made them.
+    """
+    from training import distill
+
+    parser = distill.build_parser()
+
+    def refuse(message: str) -> None:
+        raise ValueError(f"{label}: args: {message}")
+
+    parser.error = refuse  # type: ignore[method-assign]  # argparse's refusals, raised instead of exiting
+    parsed = parser.parse_args(["student.pt", "--out", "out", *args])
+    try:
+        distill.FitConfig(**{name: getattr(parsed, name) for name in asdict(distill.FitConfig())})
+    except ValueError as err:
+        refuse(str(err))
 
 
 def _check(recipe: Recipe, where: Path) -> None:
