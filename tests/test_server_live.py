@@ -191,6 +191,9 @@ def test_smear_rl_serve_binds_loopback_and_answers(tmp_path: Any) -> None:
         (["--agent", "mine"], "expected NAME=PATH"),
         (["--agent", "mine=missing.npz"], "no file 'missing.npz'"),
         (["--agent", "mine=README.md"], "not a readable smear-rl policy file"),
+        # the built-in rule bot was silently replaced, and listed twice
+        (["--agent", "rule=agents/shipped/universal.npz"], "the name 'rule' is a bot of the service's own"),
+        (["--agent", "a=agents/shipped/universal.npz", "--agent", "a=README.md"], "the name 'a' is given twice"),
         (["--max-tables", "0"], "--max-tables 0"),
         (["--bot-workers", "-1"], "cannot be negative"),
     ],

@@ -37,11 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def exported_agents(items: list[str]) -> dict[str, str]:
     """``NAME=PATH`` options as a mapping; ``ValueError`` naming a malformed one or a missing file."""
+    from agents.registry import agent_names
+    from smear_env.schneider.game import GAME_NAME
+
+    taken = set(agent_names()) | set(agent_names(GAME_NAME))  # the service's own bots keep their names
     out = {}
     for item in items:
         name, equals, path = item.partition("=")
         if not equals or not name.isidentifier() or not path:
             raise ValueError(f"--agent {item!r}: expected NAME=PATH, e.g. mine=runs/x.npz")
+        if name in taken or name in out:
+            what = "a bot of the service's own" if name in taken else "given twice"
+            raise ValueError(f"--agent {item!r}: the name {name!r} is {what}: expected another name")
         if not Path(path).is_file():
             raise ValueError(f"--agent {item!r}: no file {path!r}")
         out[name] = path
