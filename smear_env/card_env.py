@@ -118,9 +118,11 @@ class CardGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
+        self._seat_of(agent)  # an unknown agent is named, as observe names it, not a bare KeyError
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
+        self._seat_of(agent)
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -86,6 +86,7 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = self.aec.observation_space(self.agent)["observation"]
         self.action_space = self.aec.action_space(self.agent)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._over = True  # until reset() starts an episode; again once step() ends it
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(
@@ -113,17 +114,21 @@ class SingleAgentEnv(gym.Env):
         _, over = self._play_opponents()
         if over:  # every game here gives each seat a move before it can end; kept as a guard
             raise RuntimeError(f"the episode ended before {self.agent} had a move")
+        self._over = False
         return self._observe()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner's move, then the bots' up to its next turn. A move that is not legal, or no action id at all
         (a bool, a float, text: never rounded to one), ends the episode with the penalty, or raises ``ValueError``
         naming it under ``illegal_action="raise"``."""
+        if self._over:  # stepping on would step the finished inner env, which removes its agents without a word
+            raise ValueError(f"the episode is over (or never began): call reset() before step() (got {action!r})")
         number = integer_or_none(action)
         if number is None or not (0 <= number < len(self._mask) and self._mask[number]):
             if self.illegal_action == "raise":
                 self.aec.step(action)  # raises ValueError naming the move and the legal ones
             obs, info = self._observe()
+            self._over = True
             return obs, self.illegal_penalty, True, False, {**info, "illegal_move": True}
         self.aec.step(number)
         reward = self.aec.rewards[self.agent]
@@ -131,6 +136,7 @@ class SingleAgentEnv(gym.Env):
         obs, info = self._observe()
         truncated = bool(self.aec.truncations[self.agent])
         terminated = over and not truncated
+        self._over = over
         return obs, float(reward + more), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:

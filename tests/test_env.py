@@ -264,3 +264,31 @@ def test_action_masks_are_fresh_writable_arrays(actions: list[int]) -> None:
     assert np.flatnonzero(first).tolist() == actions
     first[:] = 0  # a caller scribbling on its mask must not change the next one
     assert np.flatnonzero(action_mask(legal)).tolist() == actions
+
+
+def test_the_spaces_of_an_unknown_agent_are_refused_naming_the_agents() -> None:
+    env = smear_env.env(preset="ten_point")
+    for space in (env.observation_space, env.action_space):
+        with pytest.raises(ValueError, match="unknown agent 'nobody': expected one of player_0"):
+            space("nobody")  # a bare KeyError once
+
+
+def test_a_single_agent_episode_that_ended_refuses_another_step_and_leaves_the_table_as_it_was() -> None:
+    """Stepping on once stepped the finished inner env, which quietly removed its agents."""
+    from smear_env.single_agent import SingleAgentEnv
+
+    single = SingleAgentEnv("ten_point", illegal_action="raise")
+    with pytest.raises(ValueError, match="call reset"):
+        single.step(0)  # before any reset
+    single.reset(seed=3)
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = single.step(int(np.flatnonzero(single.action_masks())[0]))
+        done = terminated or truncated
+    agents = list(single.aec.agents)
+    for action in (None, 0):
+        with pytest.raises(ValueError, match="the episode is over"):
+            single.step(action)
+    assert single.aec.agents == agents
+    single.reset(seed=4)
+    single.step(int(np.flatnonzero(single.action_masks())[0]))  # a new episode steps again
