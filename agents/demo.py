@@ -17,6 +17,7 @@ import argparse
 import smear_env
 from agents.base import Agent
 from agents.registry import make_agent
+from training.cli import ArgumentParser, int_at_least
 
 
 def play_match(preset: str, seed: int, agents: list[Agent], max_hands: int, verbose: bool = True) -> dict:
@@ -47,15 +48,15 @@ def play_match(preset: str, seed: int, agents: list[Agent], max_hands: int, verb
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="smear-rl demo",
         description=__doc__.split("Examples::")[0],
         epilog="examples:" + __doc__.split("Examples::")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--preset", default="ten_point", choices=smear_env.list_presets(), help="game to play")
-    parser.add_argument("--seed", type=int, default=0, help="seeds the deals and the bots")
-    parser.add_argument("--max-hands", type=int, default=20, help="stop after this many hands (default 20)")
+    parser.add_argument("--seed", type=int_at_least(0), default=0, help="seeds the deals and the bots")
+    parser.add_argument("--max-hands", type=int_at_least(1), default=20, help="stop after this many hands (default 20)")
     parser.add_argument(
         "--bots", default="random", help="bot names, one for every seat or one per seat: rule,random,rule,random"
     )

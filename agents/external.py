@@ -135,13 +135,23 @@ def load_policy(spec: str) -> PolicyFn:
         path = Path(head)
         if not path.is_file():
             raise ValueError(f"policy {spec!r}: {head!r} is not a file")
-        return _as_function(spec, getattr_dotted(_module_from_file(str(path.resolve()), path.stat().st_mtime_ns),
-                                                 tail, spec))  # fmt: skip
+        try:
+            module = _module_from_file(str(path.resolve()), path.stat().st_mtime_ns)
+        except Exception as err:  # the file's own code failed: a syntax error, an exception at import
+            raise _cannot_load(spec, err) from None
+        return _as_function(spec, getattr_dotted(module, tail, spec))
     try:
         module = importlib.import_module(head)
     except ImportError as err:
         raise ValueError(f"policy {spec!r}: module {head!r} cannot be imported ({err})") from None
+    except Exception as err:  # the module's own code failed while it was imported
+        raise _cannot_load(spec, err) from None
     return _as_function(spec, getattr_dotted(module, tail, spec))
+
+
+def _cannot_load(spec: str, err: Exception) -> ValueError:
+    """The ``ValueError`` for a policy whose file or module failed to load, naming the failure."""
+    return ValueError(f"policy {spec!r} cannot be loaded: {type(err).__name__}: {err}")
 
 
 def getattr_dotted(owner: Any, name: str, spec: str) -> Any:
@@ -199,6 +209,10 @@ def _load_saved(library: str, path: str, mtime_ns: int) -> PolicyFn:
         raise ValueError(
             f"policy '{library}:{path}' needs {err.name}, which is not installed: pip install \"smear-rl[{library}]\""
         ) from None
+    except Exception as err:  # not a file the library saved: a folder, text, a damaged file (each its own error)
+        if isinstance(err, ValueError) and repr(path) in str(err):
+            raise  # the loaders' own refusals, which name the file and what it holds
+        raise _cannot_load(f"{library}:{path}", err) from None
 
 
 def _load_sb3(path: str) -> PolicyFn:

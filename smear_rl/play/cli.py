@@ -26,6 +26,7 @@ from smear_rl.play.games import default_bot, load_kind, parse_override
 from smear_rl.play.render import Glyphs, Presenter
 from smear_rl.play.session import Session, bot_seed
 from smear_rl.play.terminal import Reader, TerminalGame
+from training.cli import ArgumentParser, check_writable_file, number_in
 
 DESCRIPTION = """Play Smear (any preset or house rules) or Bohemian Schneider against bots in the terminal.
 
@@ -37,7 +38,7 @@ DEFAULT_DELAY = 0.6  # seconds before each bot move: readable, not slow
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="smear-rl play", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     rules = parser.add_mutually_exclusive_group()
@@ -61,8 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--hint-bot", metavar="BOT", help="the bot that answers hint (default: as --bots' default)")
     parser.add_argument("--seed", type=int, help="deal and bots from this seed (default: a fresh one, shown)")
     parser.add_argument(
-        "--delay", type=float, default=DEFAULT_DELAY, help=f"seconds before each bot move (default {DEFAULT_DELAY})"
-    )
+        "--delay", type=number_in(0), default=DEFAULT_DELAY,
+        help=f"seconds before each bot move, a finite number >= 0 (default {DEFAULT_DELAY})",
+    )  # fmt: skip
     parser.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands (Schneider: rounds)")
     parser.add_argument("--record", metavar="FILE", help="save the game record (JSON) here, kept after every hand")
     parser.add_argument("--ascii", action="store_true", help="suit letters (AS) instead of symbols (A♠), plain boxes")
@@ -106,13 +108,11 @@ def build_game(
             import readline  # noqa: F401  (line editing and the arrow-key history of entries at the prompt)
         read = input  # the plain prompt goes to input() itself, so readline can redraw it
     kind = load_kind(args.preset, args.rules, dict(parse_override(item) for item in args.set))
-    if args.delay < 0:
-        raise ValueError(f"--delay {args.delay} is negative: expected seconds >= 0")
     if args.max_hands is not None and args.max_hands < 1:
         raise ValueError(f"--max-hands {args.max_hands}: expected at least 1")
     record = Path(args.record).expanduser() if args.record else None
-    if record is not None and not record.parent.is_dir():
-        raise ValueError(f"--record {args.record!r}: the folder {str(record.parent)!r} does not exist")
+    if record is not None:  # before the first card: a record that cannot be written would be lost at the end
+        check_writable_file(record, "--record file")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     bots = split_bots(args.bots) if args.bots else [default_bot(kind)]
     hint_name = args.hint_bot or default_bot(kind)
