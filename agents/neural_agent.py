@@ -317,7 +317,7 @@ def load_policy(path: str | Path) -> Policy:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"policy file {str(path)!r} does not exist")
+        raise ValueError(f"policy file {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     stat = path.stat()
     return _read_policy(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
 

@@ -126,7 +126,8 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
                 raise
             raise ValueError(f"agent {spec!r}: {err}") from None
     if path.endswith((".pt", ".npz")) or "/" in path or "\\" in path:
-        raise ValueError(f"checkpoint {path!r} does not exist (agent {spec!r} for {preset})")
+        what = "is a folder: expected a checkpoint or policy file" if Path(path).is_dir() else "does not exist"
+        raise ValueError(f"checkpoint {path!r} {what} (agent {spec!r} for {preset})")
     close = difflib.get_close_matches(name, sorted(table), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ValueError(

@@ -166,3 +166,13 @@ def test_play_refuses_a_record_it_could_not_save_before_the_first_card(
     assert_refused(refused, ["--delay", "0", "--record", str(tmp_path)], capsys,
                    r"^error: --record file '.*' is a folder: expected a file name")  # fmt: skip
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_given_as_an_agent_is_called_a_folder_not_missing(tmp_path: Path) -> None:
+    from agents.neural_agent import load_policy
+    from agents.registry import make_agent
+
+    with pytest.raises(ValueError, match=r"checkpoint '.*' is a folder: expected a checkpoint or policy file"):
+        make_agent(str(tmp_path), "ten_point")
+    with pytest.raises(ValueError, match=r"policy file '.*' is a folder"):
+        load_policy(tmp_path)
