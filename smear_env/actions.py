@@ -22,6 +22,8 @@ Card ids are those of :mod:`smear_env.cards` (``play TH``, ``discard JK2``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from smear_env.cards import SUITS, format_card, parse_card
 from smear_env.checks import as_int
 
@@ -67,11 +69,19 @@ _CARD_VERBS = {"call": CALL_BASE, "discard": DISCARD_BASE, "play": PLAY_BASE}
 _WORDS = {"pass": PASS, "misdeal": MISDEAL, "done": DONE, "moon": MOON, "smudge": 5}
 
 
-def parse_action(text: str) -> int:
-    """Action id of a move label (case-insensitive): ``pass``, ``bid 4``, ``trump h``, ``play 10s``."""
+def parse_action(text: str, rules: Any = None) -> int:
+    """Action id of a move label (case-insensitive): ``pass``, ``bid 4``, ``trump h``, ``play 10s``.
+
+    ``smudge`` is the top numeric bid of ``rules`` (``bid 5`` in pitch_smudge, the bid when no rules are given);
+    with rules that have no smudge bid it is refused rather than read as an ordinary bid.
+    """
     if not isinstance(text, str):
         raise ValueError(f"move {text!r} is not text: expected a label such as 'pass', 'bid 4' or 'play TH'")
     words = text.strip().lower().split()
+    if words in (["smudge"], ["bid", "smudge"]) and rules is not None:
+        if not rules.smudge_bid:
+            raise ValueError(f"{text!r}: these rules have no smudge bid (smudge_bid is false): expected bid N or pass")
+        return BID_BASE + rules.top_bid
     if len(words) == 1 and words[0] in _WORDS:
         return _WORDS[words[0]]
     if len(words) == 2:

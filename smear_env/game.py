@@ -453,7 +453,7 @@ class Game:
 
     def apply_move(self, move: str) -> None:
         """Apply a move given as a label such as ``bid 4`` or ``play TH``."""
-        self.apply(A.parse_action(move))
+        self.apply(A.parse_action(move, self.rules))
 
     # bidding
     def _bid(self, action: int) -> None:

@@ -8,6 +8,8 @@ import pytest
 
 from smear_env import actions as A
 from smear_env.cards import JOKER1, JOKER2, format_card, format_cards, parse_card, parse_cards, shuffle
+from smear_env.game import Game
+from smear_env.rules import get_rules
 
 
 def test_cards_round_trip() -> None:
@@ -40,6 +42,18 @@ def test_moves_round_trip_and_labels() -> None:
     assert A.parse_action("call AH") == A.CALL_BASE + parse_card("AH")
     assert A.parse_action("smudge") == A.parse_action("bid 5")
     assert format_cards(parse_cards("AS KS")) == "AS KS"
+
+
+def test_smudge_is_the_top_bid_of_the_rules_played() -> None:
+    """Under house rules with a smudge above bid 10, the word once made an ordinary bid of 5."""
+    smudge_at_11 = get_rules("ten_point", smudge_bid=True)
+    assert A.parse_action("smudge", smudge_at_11) == A.parse_action("bid smudge", smudge_at_11) == A.BID_BASE + 11
+    assert A.parse_action("smudge", get_rules("pitch_smudge")) == A.parse_action("bid 5")
+    with pytest.raises(ValueError, match="these rules have no smudge bid"):
+        A.parse_action("smudge", get_rules("ten_point"))
+    game = Game(smudge_at_11, seed=1)
+    game.apply_move("smudge")  # seat 1 bids first: the smudge, not a 5
+    assert game.high_bid == 11
 
 
 @pytest.mark.parametrize("bad", ["bid 12", "trump X", "play", "hold AS", "bid"])

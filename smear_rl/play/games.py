@@ -74,7 +74,7 @@ class SmearKind:
         return smear_actions.format_action(action)
 
     def parse_action(self, text: str) -> int:
-        return smear_actions.parse_action(text)
+        return smear_actions.parse_action(text, self.rules)
 
     def results(self, game: SmearGame) -> list[Any]:
         return game.hand_results

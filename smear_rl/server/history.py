@@ -40,9 +40,9 @@ def format_move(game: Any, action: int) -> str:
     return schneider.format_action(action) if is_schneider(game) else A.format_action(action)
 
 
-def parse_move(game_name: str, text: str) -> int:
-    """The action id of a move in the notation of ``game_name`` (``bohemian_schneider`` or a Smear preset)."""
-    return schneider.parse_action(text) if game_name == SCHNEIDER else A.parse_action(text)
+def parse_move(rules: Any, text: str) -> int:
+    """The action id of a move in the notation of ``rules``' game (Bohemian Schneider's, or Smear under those rules)."""
+    return schneider.parse_action(text) if rules.name == SCHNEIDER else A.parse_action(text, rules)
 
 
 def match_scores(game: Any) -> list[int]:

@@ -88,7 +88,7 @@ class _Reader:
         action = _ACTION_IDS.get(text)
         if action is None:
             try:
-                action = A.parse_action(text)
+                action = A.parse_action(text, self.req.rules)
             except ValueError as err:
                 raise history_error(i, str(err), "move") from None
         if action == A.MISDEAL:

@@ -67,7 +67,7 @@ def replay_at(record: dict[str, Any], step: int, max_moves: int | None = None) -
             snapshot = _snapshot(table)
         seat, hand = game.current_player, len(table.tracker.hands) - 1
         try:
-            table.apply(parse_move(table.rules.name if is_schneider(game) else "smear", text))
+            table.apply(parse_move(table.rules, text))
         except ValueError as err:
             message = f"record move {index + 1} of {len(moves)} ({text!r}): {err}"
             raise RequestError(message, f"record.moves[{index}]", "invalid_history") from None

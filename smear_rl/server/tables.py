@@ -432,7 +432,7 @@ class TableStore:
         if not isinstance(move, str):
             raise RequestError(f"move {move!r}: expected notation such as 'play AS', or an action id", "move")
         try:
-            return parse_move(table.rules.name if is_schneider(table.game) else "smear", move)
+            return parse_move(table.rules, move)
         except ValueError as err:
             raise RequestError(str(err), "move", "illegal_move") from None
 
