@@ -7,17 +7,23 @@ editable install, or the repository on ``sys.path``), it adds the commit, and
 ``.changes`` when tracked files were edited (``0.1.0+g19de050abc12.changes``), so results
 pooled over several runs (:mod:`training.pool`) can tell apart bots that changed under
 the same version number.
+
+A run that stops and resumes (an evaluation's journal, a scale's kept pairs) must not mix
+games of two different codes, yet need not refuse a commit that touched no code (a page of
+docs, a results file): :func:`code_digest` names the code itself, whatever the commit.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import subprocess
 from importlib import metadata
 from pathlib import Path
 
 DISTRIBUTION = "smear-rl"
 SOURCE_ROOT = Path(__file__).resolve().parent.parent  # the repository, when run from a checkout
+PACKAGES = ("smear_env", "agents", "training", "smear_rl")  # the code that plays and trains (pyproject's packages)
 
 
 def package_version() -> str:
@@ -58,3 +64,24 @@ def _checkout_commit(root: Path) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return f"g{commit}" + (".changes" if edited else "")
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the Python sources of smear-rl's packages as this process found them when it first asked.
+
+    Equal for two checkouts (or installs) whose code is the same, whatever their commits: a
+    docs-only commit leaves it. A network's weights are not code; their own digests are recorded
+    beside it (``training.evaluate.run.weights_of``). Asked once per process, like ``code_version``.
+    """
+    return sources_digest(SOURCE_ROOT)
+
+
+def sources_digest(root: Path) -> str:
+    """A digest of every ``.py`` file of the packages under ``root``: their paths and their bytes."""
+    digest = hashlib.sha256()
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]

@@ -176,3 +176,19 @@ def test_a_folder_given_as_an_agent_is_called_a_folder_not_missing(tmp_path: Pat
         make_agent(str(tmp_path), "ten_point")
     with pytest.raises(ValueError, match=r"policy file '.*' is a folder"):
         load_policy(tmp_path)
+
+
+def test_a_results_dataclass_field_without_a_check_is_caught_as_the_module_loads() -> None:
+    """A new field of a results dataclass must get its check, or reading results back would not check it."""
+    import dataclasses
+
+    from training.evaluate import checks
+
+    @dataclasses.dataclass
+    class Row:
+        seed: int
+        note: str = ""
+
+    with pytest.raises(TypeError, match=r"fields without a check \['note'\], checks of no field \['sede'\]"):
+        checks.field_checks(Row, seed=checks.INT, sede=checks.INT)
+    assert checks.field_checks(Row, seed=checks.INT, note=checks.STR).required == ("seed",)

@@ -85,6 +85,31 @@ def test_a_journal_of_another_evaluation_is_refused_and_left_as_it_was(
     assert journal.read_bytes() == before
 
 
+def _rewrite_setup(journal: Path, **setup: object) -> None:
+    lines = _journal_lines(journal)
+    header = json.loads(lines[0])
+    header["setup"].update(setup)
+    journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+
+def test_a_journal_resumes_after_a_commit_that_changed_no_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = tmp_path / "run.partial"
+    whole = evaluate(**SHORT, workers=1, journal=journal)
+    _rewrite_setup(journal, code_version="0.1.0+g0123456789ab")  # a docs-only commit: same code digest
+    monkeypatch.setattr(evaluate_run, "run_chunks", lambda *args: pytest.fail("nothing was left to play"))
+    assert evaluate(**SHORT, workers=1, journal=journal).results_only() == whole.results_only()
+
+
+def test_a_journal_of_other_code_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    journal = tmp_path / "run.partial"
+    evaluate(**SHORT, workers=1, journal=journal)
+    _rewrite_setup(journal, code_digest="0000000000000000")
+    before = journal.read_bytes()
+    with pytest.raises(ValueError, match="its code_digest is '0000000000000000', here '[0-9a-f]{16}'"):
+        evaluate(**SHORT, workers=1, journal=journal)
+    assert journal.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [("not json\n", "not an evaluation journal"), ('{"journal": 99, "setup": {}}\n', "not an evaluation journal"),
@@ -102,6 +127,20 @@ def test_a_damaged_journal_is_refused_clearly_and_left_as_it_was(tmp_path: Path,
             text = header + ("{broken\n" if "JSON" in says else '{"pairs": [0]}\n') + '{"also": "whole"}\n'
     journal.write_text(text)
     with pytest.raises(ValueError, match=says):
+        evaluate(**SHORT, workers=1, journal=journal)
+    assert journal.read_text() == text
+
+
+def test_a_journal_game_of_the_wrong_type_is_refused_naming_its_field(tmp_path: Path) -> None:
+    """A journal's games are read as a results file's are: a stopped of "no" would count as stopped."""
+    journal = tmp_path / "run.partial"
+    evaluate(**SHORT, workers=1, journal=journal)
+    header, chunk, *rest = _journal_lines(journal)
+    data = json.loads(chunk)
+    data["games"][1]["stopped"] = "no"
+    text = header + json.dumps(data) + "\n" + "".join(rest)
+    journal.write_text(text)
+    with pytest.raises(ValueError, match=r"line 2: not a chunk of games .*field 'game.stopped' is 'no' \(str\)"):
         evaluate(**SHORT, workers=1, journal=journal)
     assert journal.read_text() == text
 

@@ -127,3 +127,20 @@ def test_the_code_version_is_the_checkout_as_it_was_when_the_process_first_asked
     first = version.code_version()
     monkeypatch.setattr(version, "_checkout_commit", lambda root: "gchangedlater")
     assert version.code_version() == first
+
+
+def test_the_code_digest_follows_the_code_and_nothing_else(tmp_path: Path) -> None:
+    """A resumed run compares code by this digest: docs and data leave it, any source file's change moves it."""
+    for package in version.PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text(f'"""{package}."""\n')
+    first = version.sources_digest(tmp_path)
+    (tmp_path / "README.md").write_text("docs\n")
+    (tmp_path / "agents" / "weights.npz").write_bytes(b"not code")
+    assert version.sources_digest(tmp_path) == first
+    (tmp_path / "training" / "stage.py").write_text("STEPS = 1\n")
+    second = version.sources_digest(tmp_path)
+    assert second != first
+    (tmp_path / "training" / "stage.py").write_text("STEPS = 2\n")
+    assert version.sources_digest(tmp_path) not in (first, second)
+    assert version.code_digest() == version.sources_digest(version.SOURCE_ROOT)

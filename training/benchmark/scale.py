@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent
-from smear_env.version import SOURCE_ROOT, code_version
+from smear_env.version import SOURCE_ROOT, code_digest, code_version
 from training.benchmark.bradley_terry import fit_panel, pair_outcomes
 from training.benchmark.tasks import ANCHORS, NEURAL, Task, tasks_dir
 from training.evaluate import EvalResult, evaluate, report
@@ -223,7 +223,7 @@ def fit_scale(
     pairs = []
     for a, b in itertools.combinations(present, 2):
         games = min(task.panel[a], task.panel[b])
-        key = _pair_key(task, a, b, games, present, version)
+        key = _pair_key(task, a, b, games, present)
         record = _published_pair(reuse, a, b, games, present) or _kept_pair(keep, key)
         if record is None:
             result = evaluate(a, b, task.preset, games, task.seed, workers, task.max_hands, task.rules, progress)
@@ -237,11 +237,14 @@ def fit_scale(
                  version, datetime.date.today().isoformat())  # fmt: skip
 
 
-def _pair_key(task: Task, a: str, b: str, games: int, weights: dict[str, str | None], version: str) -> dict:
-    """What a kept pair must match to be reused: the task's protocol, the two members and their networks, the code."""
+def _pair_key(task: Task, a: str, b: str, games: int, weights: dict[str, str | None]) -> dict:
+    """What a kept pair must match to be reused: the task's protocol, the two members and their networks, the code.
+
+    The code by its digest, not its commit: a commit of docs or results keeps the pairs played.
+    """
     return {"task": task.name, "task_version": task.version, "env_id": task.env_id, "seed": task.seed,
             "max_hands": task.max_hands, "rules": task.rules, "a": a, "b": b, "games": games,
-            "weights": [weights[a], weights[b]], "code_version": version}  # fmt: skip
+            "weights": [weights[a], weights[b]], "code_digest": code_digest()}  # fmt: skip
 
 
 def _published_pair(

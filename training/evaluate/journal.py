@@ -9,8 +9,11 @@ tallies, exactly), and the same evaluation started again plays only the pairs th
 The merged result is the one an uninterrupted run gives (the results, not the timings).
 
 The journal's first line is the evaluation's setup (agents, their weights, rules, seed, games, the
-code version); a journal of any other evaluation is refused, naming what differs, and left as it
-is. A line cut short by a kill is dropped when the journal is read; every line before it counts.
+code); a journal of any other evaluation is refused, naming what differs, and left as it is. The
+code is compared by its digest (``smear_env.version.code_digest``), not its commit: a journal
+resumes after a commit that changed no code (docs, results), and the result records the code
+version of the run that finished it. A line cut short by a kill is dropped when the journal is
+read; every line before it counts.
 """
 
 from __future__ import annotations
@@ -122,9 +125,12 @@ def _parse(line: str, path: Path, number: int) -> Any:
         raise ValueError(f"{path}, line {number}: not JSON ({err.msg}); delete the journal to start over") from err
 
 
+RECORDED_ONLY = ("code_version",)  # kept in the setup for the reader, not compared: the code's digest is
+
+
 def _check_same(theirs: dict[str, Any], ours: dict[str, Any], path: Path) -> None:
     """Refuse a journal of another evaluation, naming the first setting that differs."""
-    for key in sorted(set(theirs) | set(ours)):
+    for key in sorted((set(theirs) | set(ours)) - set(RECORDED_ONLY)):
         if theirs.get(key) != ours.get(key):
             raise ValueError(
                 f"{path} holds the games of another evaluation: its {key} is {theirs.get(key)!r}, here "

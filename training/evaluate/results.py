@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import smear_env
-from training.evaluate import report
+from training.evaluate import checks, report
 from training.evaluate.lineups import ROLE_NAMES, A, B
 from training.evaluate.tally import GameOutcome, Tally
 from training.stats import Estimate, mean_interval, win_rate
@@ -78,9 +78,10 @@ class AgentReport:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "report") -> AgentReport:
         """A report as ``to_dict`` wrote it; ``ValueError`` naming the field (under ``where``) that is not so."""
-        data = _checked(data, where, _REPORT_FIELDS)
+        data = checks.checked(data, where, _REPORT_CHECKS)
         for key in ("win_rate", "points_per_hand"):
-            data[key] = None if data[key] is None else Estimate(**_checked(data[key], f"{where}.{key}", _ESTIMATE))
+            value = data[key]
+            data[key] = None if value is None else Estimate(**checks.checked(value, f"{where}.{key}", _ESTIMATE))
         return cls(**data)
 
     def cells(self) -> list[str]:
@@ -166,12 +167,9 @@ class EvalResult:
         """
         data = dict(data)
         data.pop("paired_reward", None)
-        data = _checked(data, "", _RESULT_FIELDS, optional=_RESULT_OPTIONAL)
+        data = checks.checked(data, "", _RESULT_CHECKS)
         data["reports"] = tuple(AgentReport.from_dict(r, f"reports[{i}]") for i, r in enumerate(data["reports"]))
-        data["games"] = tuple(
-            GameOutcome.from_dict(_checked(g, f"games[{i}]", _GAME_FIELDS, optional=_GAME_OPTIONAL))
-            for i, g in enumerate(data["games"])
-        )
+        data["games"] = tuple(GameOutcome.from_dict(g, f"games[{i}]") for i, g in enumerate(data["games"]))
         if "weights" in data:
             data["weights"] = tuple(data["weights"])
         return cls(**data)
@@ -241,98 +239,45 @@ class EvalResult:
         return "\n".join(lines)
 
 
-# What each field of a results file holds: (test, what was expected), for the messages.
-_Check = tuple[Callable[[Any], bool], str]
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-_STR: _Check = (lambda v: isinstance(v, str), "a string")
-_INT: _Check = (_is_int, "an integer")
-_COUNT: _Check = (lambda v: _is_int(v) and v >= 0, "an integer >= 0")
-_NUMBER: _Check = (_is_number, "a number")
-_NUMBER_OR_NONE: _Check = (lambda v: v is None or _is_number(v), "a number or null")
-_ESTIMATE_OR_NONE: _Check = (lambda v: v is None or isinstance(v, dict), "an object (value, low, high, n) or null")
-_ESTIMATE: dict[str, _Check] = {"value": _NUMBER, "low": _NUMBER, "high": _NUMBER, "n": _COUNT}
-_REPORT_FIELDS: dict[str, _Check] = {
-    "agent": _STR,
-    "role": (lambda v: v in ROLE_NAMES, f"one of {', '.join(map(repr, ROLE_NAMES))}"),
-    **dict.fromkeys(("games", "wins", "draws", "losses", "hands", "decisions"), _COUNT),
-    "win_rate": (lambda v: isinstance(v, dict), "an object (value, low, high, n)"),
-    "points_per_hand": _ESTIMATE_OR_NONE,
-    **dict.fromkeys(("bid_rate", "made_rate", "mean_bid", "decisions_per_s", "median_ms"), _NUMBER_OR_NONE),
-    "act_seconds": _NUMBER,
-}
-_RESULT_FIELDS: dict[str, _Check] = {
-    "agent_a": _STR,
-    "agent_b": _STR,
-    "preset": _STR,
-    "matches": _COUNT,
-    "seed": _INT,
-    "max_hands": _COUNT,
-    "rule_overrides": (
+# What each field of a results file holds (older files lack the fields with defaults).
+_ESTIMATE_OR_NONE: checks.Check = (
+    lambda v: v is None or isinstance(v, dict),
+    "an object (value, low, high, n) or null",
+)
+_ESTIMATE = checks.field_checks(Estimate, value=checks.NUMBER, low=checks.NUMBER, high=checks.NUMBER, n=checks.COUNT)
+_REPORT_CHECKS = checks.field_checks(
+    AgentReport,
+    agent=checks.STR,
+    role=(lambda v: v in ROLE_NAMES, f"one of {', '.join(map(repr, ROLE_NAMES))}"),
+    **dict.fromkeys(("games", "wins", "draws", "losses", "hands", "decisions"), checks.COUNT),
+    win_rate=(lambda v: isinstance(v, dict), "an object (value, low, high, n)"),
+    points_per_hand=_ESTIMATE_OR_NONE,
+    **dict.fromkeys(("bid_rate", "made_rate", "mean_bid", "decisions_per_s", "median_ms"), checks.NUMBER_OR_NONE),
+    act_seconds=checks.NUMBER,
+)
+_RESULT_CHECKS = checks.field_checks(
+    EvalResult,
+    agent_a=checks.STR,
+    agent_b=checks.STR,
+    preset=checks.STR,
+    matches=checks.COUNT,
+    seed=checks.INT,
+    max_hands=checks.COUNT,
+    rule_overrides=(
         lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
         "an object of rule options by name",
     ),
-    "stopped": _COUNT,
-    "wall_seconds": _NUMBER,
-    "reports": (lambda v: isinstance(v, list | tuple) and len(v) == 2, "a list of two reports (A's, B's)"),
-    "games": (lambda v: isinstance(v, list | tuple), "a list of games"),
-}
-_RESULT_OPTIONAL: dict[str, _Check] = {  # fields older files lack
-    "code_version": _STR,
-    "start": (lambda v: v in ("new", "late"), "'new' or 'late'"),
-    "weights": (
+    stopped=checks.COUNT,
+    wall_seconds=checks.NUMBER,
+    reports=(lambda v: isinstance(v, list | tuple) and len(v) == 2, "a list of two reports (A's, B's)"),
+    games=(lambda v: isinstance(v, list | tuple), "a list of games"),
+    code_version=checks.STR,
+    start=(lambda v: v in ("new", "late"), "'new' or 'late'"),
+    weights=(
         lambda v: isinstance(v, list | tuple) and len(v) == 2 and all(w is None or isinstance(w, str) for w in v),
         "a list of two file names or nulls (A's, B's)",
     ),
-}
-_GAME_FIELDS: dict[str, _Check] = {
-    "index": _COUNT,
-    "deal_seed": _INT,
-    "a_seats": (lambda v: isinstance(v, list | tuple) and all(_is_int(s) and s >= 0 for s in v), "a list of seats"),
-    "score_a": _NUMBER,
-    "hands": _COUNT,
-    "stopped": (lambda v: isinstance(v, bool), "true or false"),
-}
-_GAME_OPTIONAL: dict[str, _Check] = {"reward_a": _NUMBER_OR_NONE}
-
-
-def _checked(
-    data: Any, where: str, fields: dict[str, _Check], optional: dict[str, _Check] | None = None
-) -> dict[str, Any]:
-    """A copy of ``data`` if it is an object holding ``fields`` (maybe ``optional``), each as expected, and no other.
-
-    ``ValueError`` naming the field (``where.name``), its value and what was expected.
-    """
-    optional = optional or {}
-    if not isinstance(data, dict):
-        raise ValueError(f"{where or 'the result'} is {_shown(data)}: expected an object")
-    prefix = f"{where}." if where else ""
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise ValueError(f"missing field {prefix + missing[0]!r}")
-    for name, value in data.items():
-        check = fields.get(name) or optional.get(name)
-        if check is None:
-            raise ValueError(f"unknown field {prefix + str(name)!r}: expected only {', '.join([*fields, *optional])}")
-        test, expected = check
-        if not test(value):
-            raise ValueError(f"field {prefix + name!r} is {_shown(value)}: expected {expected}")
-    return dict(data)
-
-
-def _shown(value: Any) -> str:
-    """``value`` for a message: its repr, cut short, and its type."""
-    text = repr(value)
-    text = text if len(text) <= 60 else text[:57] + "..."
-    return f"{text} ({type(value).__name__})"
+)
 
 
 def write_results(path: str | Path, results: Sequence[EvalResult]) -> Path:

@@ -19,7 +19,7 @@ from typing import Any
 import smear_env
 from agents.registry import make_agent
 from smear_env.checks import as_int
-from smear_env.version import code_version
+from smear_env.version import code_digest, code_version
 from training.evaluate.games import MatchConfig, check_start, rules_for_agents
 from training.evaluate.journal import Chunk, Journal, merged
 from training.evaluate.lineups import A, B
@@ -103,7 +103,8 @@ def evaluate(
     max_hands = as_int(max_hands, "max_hands", 1)
     config = MatchConfig(agent_a, agent_b, preset, seed, max_hands, overrides, start)
     workers = (os.cpu_count() or 1) if workers is None else as_int(workers, "workers (processes)", 1)
-    setup = {**asdict(config), "matches": matches, "weights": weights, "code_version": version}
+    setup = {**asdict(config), "matches": matches, "weights": weights}
+    setup |= {"code_version": version, "code_digest": code_digest()}
     kept = None if journal is None else Journal.open(journal, setup)
     played = [] if kept is None else list(kept.chunks)
     earlier_wall, run = (0.0, 0) if kept is None else (kept.wall_seconds, kept.runs)

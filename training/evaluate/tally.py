@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from training.evaluate import checks
 from training.stats import RunningMean
 
 
@@ -93,6 +94,26 @@ class GameOutcome:
     reward_a: float | None = None  # A's score change per hand minus B's (games.mean_hand_reward); None: no hands
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameOutcome:
-        """A game as ``dataclasses.asdict`` wrote it to JSON (its seats read back as a list)."""
+    def from_dict(cls, data: Any, where: str = "game") -> GameOutcome:
+        """A game as ``dataclasses.asdict`` wrote it to JSON (its seats read back as a list).
+
+        ``ValueError`` naming the field (under ``where``) that is not as expected: results files
+        and evaluation journals alike are read through here.
+        """
+        data = checks.checked(data, where, _GAME_CHECKS)
         return cls(**{**data, "a_seats": tuple(data["a_seats"])})
+
+
+_GAME_CHECKS = checks.field_checks(
+    GameOutcome,
+    index=checks.COUNT,
+    deal_seed=checks.INT,
+    a_seats=(
+        lambda v: isinstance(v, list | tuple) and all(checks.is_int(s) and s >= 0 for s in v),
+        "a list of seats",
+    ),
+    score_a=checks.NUMBER,
+    hands=checks.COUNT,
+    stopped=checks.BOOL,
+    reward_a=checks.NUMBER_OR_NONE,
+)
