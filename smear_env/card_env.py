@@ -202,7 +202,8 @@ class CardGameEnv(AECEnv):
             seat = self.agent_name_mapping[agent]
         except (KeyError, TypeError):
             seat = self._seat_of(agent)  # raises the clear error
-        legal = game.legal_mask() if seat == game.current_player and agent in self.agents else 0
+        on_turn = seat == game.current_player and agent in self.agents
+        legal = game.legal_mask() if on_turn and not (self.terminations[agent] or self.truncations[agent]) else 0
         return {"observation": self._vector(game, seat), "action_mask": self._mask(legal)}
 
     def step(self, action: int | None) -> None:

@@ -57,7 +57,7 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(
         self,
-        preset: str = "ten_point",
+        preset: str | None = None,
         seat: int = 0,
         opponents: str | Any | Sequence[str | Any] = "rule",
         reward: str = "hand",
@@ -76,13 +76,14 @@ class SingleAgentEnv(gym.Env):
         )
         players = self.aec.possible_agents
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
-            raise ValueError(f"seat {seat!r} is not a seat of {preset}: expected 0..{len(players) - 1}")
+            rules_name = getattr(self.aec.rules, "name", preset)
+            raise ValueError(f"seat {seat!r} is not a seat of {rules_name}: expected 0..{len(players) - 1}")
         self.seat = seat
         self.agent = players[seat]
         self.illegal_action = illegal_action
         self.illegal_penalty = _worst_reward(self.aec) if illegal_penalty is None else illegal_penalty
         self.render_mode = render_mode
-        self.opponents = _build_opponents(opponents, preset, self.aec, seat)
+        self.opponents = _build_opponents(opponents, self.aec, seat)
         self.observation_space = self.aec.observation_space(self.agent)["observation"]
         self.action_space = self.aec.action_space(self.agent)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
@@ -164,21 +165,23 @@ class SingleAgentEnv(gym.Env):
             reward += aec.rewards[self.agent]
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
-        """The learner's observation and info; the mask is kept for :meth:`action_masks` (all zero once over)."""
+        """The learner's observation and info; the mask is kept for :meth:`action_masks` (all zero once over:
+        the AEC env gives an agent that is done no legal move)."""
         data = self.aec.observe(self.agent)
         self._mask = data["action_mask"]
         return data["observation"], {"action_mask": self._mask.copy()}
 
 
 def single_agent_env(
-    preset: str = "ten_point", seat: int = 0, opponents: str | Any | Sequence[str | Any] = "rule", reward: str = "hand",
+    preset: str | None = None, seat: int = 0, opponents: str | Any | Sequence[str | Any] = "rule", reward: str = "hand",
     **options: Any,
 ) -> SingleAgentEnv:  # fmt: skip
-    """A :class:`SingleAgentEnv`: ``seat`` learns against ``opponents`` on ``preset`` (options as the class)."""
+    """A :class:`SingleAgentEnv`: ``seat`` learns against ``opponents`` on ``preset`` (default ``ten_point``) or on
+    ``rules=`` (options as the class)."""
     return SingleAgentEnv(preset, seat, opponents, reward, **options)
 
 
-def _build_opponents(spec: Any, preset: str, aec: Any, seat: int) -> dict[str, Any]:
+def _build_opponents(spec: Any, aec: Any, seat: int) -> dict[str, Any]:
     """One bot per other seat, by agent name: names are built per seat, objects used as given."""
     others = [a for i, a in enumerate(aec.possible_agents) if i != seat]
     if isinstance(spec, str) or not isinstance(spec, Sequence):
@@ -192,10 +195,9 @@ def _build_opponents(spec: Any, preset: str, aec: Any, seat: int) -> dict[str, A
         raise ValueError(f"opponents: {len(spec)} given for {len(others)} other seats ({', '.join(others)})")
     from agents.registry import make_agent  # the bots sit above smear_env: imported only here
 
-    rules = preset if preset == "bohemian_schneider" else aec.rules  # house rules reach the bots too
     bots = {}
     for name, entry in zip(others, spec):
-        bot = make_agent(entry, rules) if isinstance(entry, str) else entry
+        bot = make_agent(entry, aec.rules) if isinstance(entry, str) else entry  # house rules reach the bots too
         if not (callable(getattr(bot, "act", None)) and callable(getattr(bot, "reset", None))):
             raise ValueError(f"opponents: {entry!r} is neither an agent name nor an agent (act and reset methods)")
         bots[name] = bot

@@ -292,3 +292,35 @@ def test_a_single_agent_episode_that_ended_refuses_another_step_and_leaves_the_t
     assert single.aec.agents == agents
     single.reset(seed=4)
     single.step(int(np.flatnonzero(single.action_masks())[0]))  # a new episode steps again
+
+
+def test_an_agent_that_is_done_is_offered_no_move() -> None:
+    """After an illegal move under penalize, or a match cut at max_hands, the agents can only step None."""
+    env = smear_env.env(preset="ten_point", illegal_action="penalize")
+    env.reset(seed=1)
+    env.step(A.parse_action("play AS"))  # no card is played during the bidding: the episode ends
+    assert all(env.terminations.values())
+    assert all(not env.observe(agent)["action_mask"].any() for agent in env.agents)
+
+    from smear_env.single_agent import SingleAgentEnv
+
+    single = SingleAgentEnv("ten_point", opponents="random", reward="match", max_hands=1)
+    single.reset(seed=2)
+    done = False
+    while not done:
+        _, _, terminated, truncated, info = single.step(int(np.flatnonzero(single.action_masks())[0]))
+        done = terminated or truncated
+    assert truncated and not single.action_masks().any() and not info["action_mask"].any()
+
+
+def test_a_single_agent_env_plays_the_rules_it_is_given() -> None:
+    from smear_env.single_agent import SingleAgentEnv, single_agent_env
+
+    rules = smear_env.get_rules("minnesota", target_score=21)
+    for made in (SingleAgentEnv(rules=rules, opponents="rule"), single_agent_env(rules=rules, opponents="rule")):
+        assert made.aec.rules == rules and all(bot.rules == rules for bot in made.opponents.values())
+    with pytest.raises(ValueError, match="seat 9 is not a seat of minnesota: expected 0..3"):
+        SingleAgentEnv(rules=rules, seat=9)
+    schneider = SingleAgentEnv("bohemian_schneider", opponents="rule")
+    schneider.reset(seed=1)
+    assert schneider.action_masks().any()
