@@ -140,6 +140,53 @@ def test_a_finished_stage_whose_recipe_entry_changed_is_refused(tmp_path: Path) 
     assert list(state["stages"]) == ["teach"]
 
 
+def test_a_finished_stage_whose_defaults_changed_is_refused_and_not_taken_by_an_extending_recipe(
+    tmp_path: Path,
+) -> None:
+    """[defaults] is part of what a stage is: a rerun under other defaults once reused the stage and recorded them."""
+    out = tmp_path / "run"
+    RecipeRun(load_recipe(write(tmp_path, TEACH)), out).run(progress=False)
+    other = write(tmp_path, TEACH).read_text().replace("num_games = 4", "num_games = 6")
+    (tmp_path / "tiny.toml").write_text(other)
+    with pytest.raises(ValueError, match=r"stage 'teach' of .* was run with num_games 4 \(now 6\): its \[defaults\]"):
+        RecipeRun(load_recipe(tmp_path / "tiny.toml"), out)
+    (tmp_path / "longer.toml").write_text(other.replace('name = "tiny"', 'name = "longer"') + PPO)
+    with pytest.raises(ValueError, match="did not finish this recipe's first stage 'teach'"):
+        start_from_run(load_recipe(tmp_path / "longer.toml"), tmp_path / "longer", out)
+
+
+def test_a_stage_under_way_takes_a_new_budget_and_refuses_any_other_change(tmp_path: Path) -> None:
+    """An edit to a stage under way was once ignored while the record said it was applied."""
+    out = tmp_path / "run"
+    config = config_from_dict({**tomlish(DEFAULTS), "teacher": "specialists", "total_steps": 128})
+    Trainer(config, out / "1_teach").run(progress=False, max_updates=1)  # stopped after one update
+    changed = load_recipe(write(tmp_path, TEACH.replace("total_steps = 128", "total_steps = 128\nlr = 0.05")))
+    with pytest.raises(ValueError, match=r"stage 'teach' is under way in .* with lr 0.0003 \(now 0.05\)"):
+        RecipeRun(changed, out).run(progress=False)
+    with pytest.raises(ValueError, match="with 0 workers: --workers 2 would make it another run"):
+        RecipeRun(load_recipe(write(tmp_path, TEACH)), out, workers=2).run(progress=False)
+    longer = load_recipe(write(tmp_path, TEACH.replace("total_steps = 128", "total_steps = 256")))
+    agent = RecipeRun(longer, out).run(progress=False)
+    stage = load_checkpoint(agent)["recipe"]["stages"][0]
+    assert stage["config"]["total_steps"] == 256 and stage["decisions"] >= 256 and stage["folder"] == "1_teach"
+
+
+def test_finished_stages_after_one_that_is_not_are_refused(tmp_path: Path) -> None:
+    """Rerunning an earlier stage, or inserting one, once kept the later stages made from the old agent."""
+    out = tmp_path / "run"
+    RecipeRun(load_recipe(write(tmp_path, TEACH + PPO)), out).run(progress=False)
+    inserted = TEACH + FROZEN.replace('fixed_agent = "{stage:teach}"', 'fixed_agent = "rule"') + PPO
+    with pytest.raises(ValueError, match="stage 'ppo' of .* was run as '2_ppo', and the recipe now puts it at '3_ppo'"):
+        RecipeRun(load_recipe(write(tmp_path, inserted)), out)
+    state = json.loads((out / "recipe.json").read_text())
+    del state["stages"]["teach"]  # as its refusal says to run it again, leaving ppo
+    (out / "recipe.json").write_text(json.dumps(state))
+    with pytest.raises(ValueError, match=r"stages \['ppo'\] of .* are done, but stage 'teach' before them is not"):
+        RecipeRun(load_recipe(write(tmp_path, TEACH + PPO)), out)
+    with pytest.raises(ValueError, match="stage 'ppo' of .* was run as '2_ppo', and the recipe now puts it at '1_ppo'"):
+        RecipeRun(load_recipe(write(tmp_path, PPO)), out)
+
+
 @pytest.mark.parametrize(
     ("body", "problem"),
     [

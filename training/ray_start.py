@@ -2,6 +2,11 @@
 
 Embedded on this machine by default (one command, no cluster: ``workers`` CPUs, the learner's own
 process not among them), or joining a running cluster at ``address`` (``ray start --head``).
+
+A recipe's stages run in one process and may ask for different numbers of workers: the Ray this
+module started here is started again, larger, for a stage that asks for more CPUs than it has (each
+worker holds one CPU, so the extra workers would otherwise wait for ever). Ray is one per process,
+so what this module started is kept as module state beside it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ TOKEN_HINT = (
 )
 
 
+_STARTED_HERE: dict[str, int] = {}  # {"cpus": n} while Ray runs as this module started it on this machine
+
+
 class RayClusterError(ValueError):
     """The cluster at ``--address`` could not be joined: said in one line, where Ray raises a chain of tracebacks."""
 
@@ -30,6 +38,8 @@ def start_ray(workers: int, address: str = "") -> Any:
     refuse the CPU count; ``address="local"`` starts Ray's own instance whatever runs beside it."""
     import ray
 
+    if ray.is_initialized() and not address:
+        _fit_local_ray(ray, workers)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
         if address:
@@ -40,7 +50,24 @@ def start_ray(workers: int, address: str = "") -> Any:
                 raise RayClusterError(cluster_error(address, err)) from err
         else:
             ray.init(address="local", num_cpus=workers, **options)  # not a cluster `ray start` left running here
+            _STARTED_HERE["cpus"] = workers
     return ray
+
+
+def _fit_local_ray(ray: Any, workers: int) -> None:
+    """Make room for ``workers`` in the Ray already running in this process: ours is started again with more CPUs
+    (a run's actors are gone when it ends), one started by the caller is theirs, so too few CPUs is refused."""
+    if "cpus" in _STARTED_HERE:
+        if _STARTED_HERE["cpus"] < workers:
+            ray.shutdown()
+            _STARTED_HERE.clear()
+        return
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if cpus < workers:
+        raise ValueError(
+            f"Ray, started in this process before the run, has {cpus} CPU{'s' * (cpus != 1)} and the run asks for "
+            f"{workers} workers (one CPU each): start Ray with num_cpus of at least that, or let the run start it"
+        )
 
 
 def check_reachable(address: str, timeout: float = 5.0) -> None:

@@ -24,7 +24,11 @@ in a stage's text fields stands for that stage's agent file (a frozen opponent:
 ``fixed_agent = "{previous}"``). What is done is kept in ``DIR/recipe.json``: run the command
 again after a crash or a stop and finished stages are skipped, and the stage under way
 resumes from its last checkpoint (a distill stage starts over). A finished stage whose
-recipe entry has since changed is refused, naming it, rather than silently reused.
+recipe entry has since changed (its own table, or a ``[defaults]`` field it takes) is refused,
+naming it, rather than silently reused; so is a stage under way whose config the recipe now
+gives otherwise (but for a longer or shorter budget and how it is evaluated, which it takes),
+and a finished stage after one that is not (it was made from another agent than the recipe's
+stage before it will make).
 
 A recipe that extends another (the same first stages, then more) can take the finished stages of
 that recipe's run instead of running them again: ``--start-from RUN_DIR`` copies them into a new
@@ -49,13 +53,15 @@ from typing import Any
 
 from smear_env.version import code_version
 from training.checkpoint import load_checkpoint, save_checkpoint, training_platform
-from training.config import FIELDS, config_from_dict
+from training.config import FIELDS, TrainConfig, config_from_dict
 from training.stopping import StopRequested, StopSignals
 
 STAGE_KINDS = ("train", "distill")  # what a stage may be
 STATE_FILE = "recipe.json"
 _STAGE_KEYS = {"name", "kind", "args", "fresh"}  # a stage's keys besides training config fields
 _PLACEHOLDER = re.compile(r"\{(previous|stage:[A-Za-z0-9_-]+)\}")
+#: config fields set by where the run is and how it is run (``--workers``), not by what the recipe says of a stage
+_RUN_SPECIFIC = ("init_from", "workers")
 
 _PACKAGED_RECIPES = Path(__file__).parent / "_recipes"  # configs/recipes, copied into the wheel
 _REPO_RECIPES = Path(__file__).resolve().parent.parent / "configs" / "recipes"
@@ -237,6 +243,34 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
     return config_from_dict(fields)
 
 
+def config_differences(recipe: Recipe, stage: Stage, recorded: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The config fields of a train stage that the recipe now gives otherwise than ``recorded`` (the config it ran
+    with): ``{field: (then, now)}``, as JSON values.
+
+    Its own table and ``[defaults]`` alike, so an edited default reaches every stage that does not set the field.
+    Left out: where the run starts and how many workers it ran on, and fields naming an earlier stage's agent
+    (``"{previous}"``): those follow from the stage's place in the run, which is checked apart.
+    """
+    named = {k for k, v in {**recipe.defaults, **stage.settings}.items() if _names_agent(v)}
+    now = _as_json(stage_config(recipe, stage, None).to_dict())
+    then = {**_as_json(TrainConfig().to_dict()), **recorded}  # a field added to the code since: its default
+    skip = set(_RUN_SPECIFIC) | named
+    return {k: (then.get(k), v) for k, v in now.items() if k not in skip and then.get(k) != v}
+
+
+def _names_agent(value: Any) -> bool:
+    values = value if isinstance(value, list) else [value]
+    return any(isinstance(v, str) and _PLACEHOLDER.search(v) for v in values)
+
+
+def _as_json(data: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(data))
+
+
+def _shown_differences(differences: dict[str, tuple[Any, Any]]) -> str:
+    return ", ".join(f"{k} {then!r} (now {now!r})" for k, (then, now) in differences.items())
+
+
 class RecipeRun:
     """A recipe's stages in ``out``, resumable (see the module docstring)."""
 
@@ -260,15 +294,43 @@ class RecipeRun:
                 f"{str(self.out)!r} holds a run of recipe {state.get('recipe')!r}, not {self.recipe.name!r}: "
                 "choose another --out folder"
             )
-        for stage in self.recipe.stages:
+        for index, stage in enumerate(self.recipe.stages):
             done = state["stages"].get(stage.name)
-            if done and done.get("entry") != stage.entry():
-                raise ValueError(
-                    f"stage {stage.name!r} of {str(self.out)!r} was run as {done.get('entry')}, and the recipe now "
-                    f"says {stage.entry()}: restore the recipe, or remove {str(self.out / stage_dir_name(stage, 0))!r}"
-                    f"-like folders and the stage's entry in {STATE_FILE} to run it again"
-                )
+            if done:
+                self._check_finished(stage, index, done)
+        self._check_chain(state)
         return state
+
+    def _check_finished(self, stage: Stage, index: int, done: dict[str, Any]) -> None:
+        """Refuse a finished stage that the recipe now states otherwise, or that now sits at another place."""
+        folder = self.out / stage_dir_name(stage, index)
+        again = f"restore the recipe, or remove {str(folder)!r} and the stage's entry in {STATE_FILE} to run it again"
+        if done.get("entry") != stage.entry():
+            raise ValueError(f"stage {stage.name!r} of {str(self.out)!r} was run as {done.get('entry')}, and the "
+                             f"recipe now says {stage.entry()}: {again}")  # fmt: skip
+        if done.get("kind") == "train" and isinstance(done.get("config"), dict):
+            changed = config_differences(self.recipe, stage, done["config"])
+            if changed:
+                raise ValueError(f"stage {stage.name!r} of {str(self.out)!r} was run with "
+                                 f"{_shown_differences(changed)}: its [defaults] changed since; {again}")  # fmt: skip
+        if done.get("folder", folder.name) != folder.name:
+            raise ValueError(
+                f"stage {stage.name!r} of {str(self.out)!r} was run as {done['folder']!r}, and the recipe now puts it "
+                f"at {folder.name!r} (stages were added, removed or moved before it): restore the recipe's order, "
+                "or run the recipe into a new folder"
+            )
+
+    def _check_chain(self, state: dict[str, Any]) -> None:
+        """Refuse finished stages after one that is not: they were made from another agent than it will make."""
+        names = [stage.name for stage in self.recipe.stages]
+        missing = next((n for n in names if not state["stages"].get(n)), None)
+        later = [n for n in names[names.index(missing) + 1 :] if state["stages"].get(n)] if missing else []
+        if later:
+            raise ValueError(
+                f"stages {later} of {str(self.out)!r} are done, but stage {missing!r} before them is not: they "
+                f"started from another agent than {missing!r} will make. Remove their folders and entries in "
+                f"{STATE_FILE} too, to run them again after it"
+            )
 
     def _save_state(self) -> None:
         _write_state(self.out, self.state)
@@ -293,7 +355,8 @@ class RecipeRun:
                       f"{'resuming' if (folder / 'checkpoint.pt').is_file() else 'starting'} in {folder}")  # fmt: skip
                 started = time.time()
                 record = self._run_stage(stage, folder, previous, agents, progress, stop)
-                record |= {"entry": stage.entry(), "started": _stamp(started), "finished": _stamp(time.time()),
+                record |= {"entry": stage.entry(), "folder": folder.name,
+                           "started": _stamp(started), "finished": _stamp(time.time()),
                            "wall_minutes": round((time.time() - started) / 60, 2),
                            "code_version": code_version(), "platform": training_platform()}  # fmt: skip
                 self.state["stages"][stage.name] = record
@@ -316,7 +379,8 @@ class RecipeRun:
             config = config.replace(workers=self.workers)
         checkpoint = folder / "checkpoint.pt"
         if checkpoint.is_file():  # under way: it goes on as it started, its workers included
-            trainer = Trainer(None, folder, resume=checkpoint, address=self.address)
+            extend = self._resumable(stage, checkpoint, config)
+            trainer = Trainer(None, folder, resume=checkpoint, extend=extend, address=self.address)
         else:
             trainer = Trainer(config, folder, address=self.address)
         trainer.run(progress=progress, stop=stop)
@@ -325,6 +389,24 @@ class RecipeRun:
         where = {"ray_nodes": len(set(trainer.collector.nodes))} if trainer.remote else {}
         return {"kind": "train", "config": data["config"], "train_minutes": round(float(data["train_minutes"]), 2),
                 "decisions": int(data["step"]), "evaluation": dict(data.get("evaluation", {})), **where}  # fmt: skip
+
+    def _resumable(self, stage: Stage, checkpoint: Path, config: TrainConfig) -> dict[str, Any]:
+        """What a stage under way takes from the recipe as it is now: a changed budget or evaluation (the
+        fields a resumed run may change); ``ValueError`` naming any other field the recipe now gives otherwise."""
+        from training.ppo import RESUME_OVERRIDES
+
+        saved = load_checkpoint(checkpoint).get("config", {})
+        if self.workers is not None and saved.get("workers") != self.workers:
+            raise ValueError(f"stage {stage.name!r} is under way in {str(checkpoint.parent)!r} with "
+                             f"{saved.get('workers')} workers: --workers {self.workers} would make it another run; "
+                             "resume it without --workers")  # fmt: skip
+        changed = config_differences(self.recipe, stage, saved)
+        refused = {k: v for k, v in changed.items() if k not in RESUME_OVERRIDES}
+        if refused:
+            raise ValueError(f"stage {stage.name!r} is under way in {str(checkpoint.parent)!r} with "
+                             f"{_shown_differences(refused)}: restore the recipe, or remove that folder to start "
+                             "the stage over")  # fmt: skip
+        return {k: getattr(config, k) for k in changed}
 
     def _finish(self, last: Path) -> Path:
         """The final agent: the last stage's, with the recipe's record; and its torch-free export beside it."""
@@ -363,6 +445,8 @@ def start_from_run(recipe: Recipe, out: str | Path, source: str | Path) -> list[
         record, folder = done.get(stage.name), source / stage_dir_name(stage, index)
         if not isinstance(record, dict) or record.get("entry") != stage.entry() or not folder.is_dir():
             break
+        if record.get("kind") == "train" and config_differences(recipe, stage, record.get("config") or {}):
+            break  # run under other [defaults]
         taken[stage.name] = record
     if not taken:
         first = recipe.stages[0]
