@@ -148,7 +148,9 @@ def test_a_finished_stage_whose_defaults_changed_is_refused_and_not_taken_by_an_
     RecipeRun(load_recipe(write(tmp_path, TEACH)), out).run(progress=False)
     other = write(tmp_path, TEACH).read_text().replace("num_games = 4", "num_games = 6")
     (tmp_path / "tiny.toml").write_text(other)
-    with pytest.raises(ValueError, match=r"stage 'teach' of .* was run with num_games 4 \(now 6\): its \[defaults\]"):
+    with pytest.raises(
+        ValueError, match=r"stage 'teach' of .* was run with num_games 4 \(now 6\): the recipe's \[defaults\]"
+    ):
         RecipeRun(load_recipe(tmp_path / "tiny.toml"), out)
     (tmp_path / "longer.toml").write_text(other.replace('name = "tiny"', 'name = "longer"') + PPO)
     with pytest.raises(ValueError, match="did not finish this recipe's first stage 'teach'"):

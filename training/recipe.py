@@ -312,7 +312,8 @@ class RecipeRun:
             changed = config_differences(self.recipe, stage, done["config"])
             if changed:
                 raise ValueError(f"stage {stage.name!r} of {str(self.out)!r} was run with "
-                                 f"{_shown_differences(changed)}: its [defaults] changed since; {again}")  # fmt: skip
+                                 f"{_shown_differences(changed)}: the recipe's [defaults] (or the code's) give it "
+                                 f"otherwise now; {again}")  # fmt: skip
         if done.get("folder", folder.name) != folder.name:
             raise ValueError(
                 f"stage {stage.name!r} of {str(self.out)!r} was run as {done['folder']!r}, and the recipe now puts it "
