@@ -16,7 +16,7 @@ import argparse
 
 import smear_env
 from agents.base import Agent
-from agents.registry import make_agent
+from agents.registry import make_agent, split_agent_specs
 from training.cli import ArgumentParser, int_at_least
 
 
@@ -58,11 +58,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int_at_least(0), default=0, help="seeds the deals and the bots")
     parser.add_argument("--max-hands", type=int_at_least(1), default=20, help="stop after this many hands (default 20)")
     parser.add_argument(
-        "--bots", default="random", help="bot names, one for every seat or one per seat: rule,random,rule,random"
+        "--bots",
+        default="random",
+        help="bot names, one for every seat or one per seat: rule,random,rule,random; options after a colon "
+        "(search:samples=4,time_budget=0.05)",
     )
     args = parser.parse_args(argv)
     players = smear_env.raw_env(preset=args.preset).possible_agents
-    names = args.bots.split(",")
+    names = split_agent_specs(args.bots)
     if len(names) == 1:
         names *= len(players)
     if len(names) != len(players):

@@ -29,6 +29,7 @@ from agents.neural_agent import NeuralAgent
 from agents.random_agent import RandomAgent
 from agents.rule_bot import BoldRuleAgent, RuleAgent
 from agents.search_bot import SearchAgent, SearchBidAgent
+from agents.shipped import resolve_shipped
 from smear_env.checks import as_int
 from smear_env.rules import Rules, get_rules
 
@@ -79,6 +80,18 @@ def agent_names(preset: str | Rules = "ten_point") -> list[str]:
     return sorted(_schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS)
 
 
+def split_agent_specs(text: str) -> list[str]:
+    """A comma-separated list of agent specs (``search:samples=4,time_budget=0.05,rule``) as specs: a ``key=value``
+    piece after a ``name:`` spec is one more of that spec's options, not an agent of its own."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        elif piece:
+            specs.append(piece)
+    return specs
+
+
 def agent_options(name: str, preset: str | Rules = "ten_point") -> dict[str, Any]:
     """The options of agent ``name`` with their defaults, in the order the constructor declares them."""
     table = _schneider_agents() if _is_schneider(preset) else _SMEAR_AGENTS
@@ -118,6 +131,7 @@ def make_agent(spec: str, preset: str | Rules = "ten_point", seed: int | None = 
         return external_agent(spec, rules, seed)
     greedy = not spec.startswith("sample:")
     path, options = _path_and_options(spec, spec.removeprefix("sample:"))
+    path = resolve_shipped(path)
     if Path(path).is_file():
         try:
             return _trained_agent(path, rules, seed, greedy, **options)

@@ -192,3 +192,15 @@ def test_a_results_dataclass_field_without_a_check_is_caught_as_the_module_loads
     with pytest.raises(TypeError, match=r"fields without a check \['note'\], checks of no field \['sede'\]"):
         checks.field_checks(Row, seed=checks.INT, sede=checks.INT)
     assert checks.field_checks(Row, seed=checks.INT, note=checks.STR).required == ("seed",)
+
+
+def test_demo_reads_a_bot_spec_with_several_options_as_one_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """It once split 'search:samples=4,time_budget=0.05' at its comma into two bots for four seats."""
+    from agents.registry import split_agent_specs
+
+    assert split_agent_specs("search:samples=4,time_budget=0.05") == ["search:samples=4,time_budget=0.05"]
+    assert split_agent_specs("rule:bid_margin=1,random, rule ,search:samples=2,bid_samples=2") == [
+        "rule:bid_margin=1", "random", "rule", "search:samples=2,bid_samples=2"
+    ]  # fmt: skip
+    demo.main(["--bots", "search:samples=2,time_budget=0.05", "--max-hands", "1", "--seed", "3"])
+    assert "last hand: bid" in capsys.readouterr().out

@@ -144,3 +144,25 @@ def test_the_code_digest_follows_the_code_and_nothing_else(tmp_path: Path) -> No
     (tmp_path / "training" / "stage.py").write_text("STEPS = 2\n")
     assert version.sources_digest(tmp_path) not in (first, second)
     assert version.code_digest() == version.sources_digest(version.SOURCE_ROOT)
+
+
+def test_shipped_agents_named_by_their_repository_path_are_found_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exploiter configs name agents/shipped/<x>.npz: run outside the clone's root they once failed."""
+    from agents.registry import make_agent
+    from agents.shipped import SHIPPED_DIR, resolve_shipped
+
+    monkeypatch.chdir(tmp_path)
+    assert resolve_shipped("agents/shipped/minnesota.npz") == str(SHIPPED_DIR / "minnesota.npz")
+    assert resolve_shipped("agents/shipped/none.npz") == "agents/shipped/none.npz"  # refused later, as given
+    (tmp_path / "agents" / "shipped").mkdir(parents=True)
+    (tmp_path / "agents" / "shipped" / "minnesota.npz").write_bytes(b"mine")
+    assert resolve_shipped("agents/shipped/minnesota.npz") == "agents/shipped/minnesota.npz"  # a file here wins
+    (tmp_path / "agents" / "shipped" / "minnesota.npz").unlink()
+    assert make_agent("agents/shipped/minnesota.npz:match_moon=false", "minnesota").match_moon is False
+    assert not make_agent("sample:agents/shipped/retired/six_point.npz", "six_point").greedy
+    pytest.importorskip("torch")
+    from training.checkpoint import load_checkpoint
+
+    assert load_checkpoint("agents/shipped/ten_point.npz")["config"]["preset"] == "ten_point"

@@ -28,6 +28,7 @@ import torch
 
 from agents.files import written_whole
 from agents.neural_agent import load_policy
+from agents.shipped import resolve_shipped
 from smear_env.observation import OBSERVATION_VERSION, input_positions, observation_size
 from smear_env.rules import rules_from_dict
 from smear_env.rules_features import feature_names
@@ -80,7 +81,7 @@ def load_checkpoint(path: str | Path, rules: AnyRules | None = None) -> dict[str
     the agent checkpoint it was exported from (:func:`checkpoint_from_policy`), so it can start a
     run (``init_from``) or be distilled.
     """
-    path = Path(path)
+    path = Path(resolve_shipped(str(path)))
     if not path.is_file():
         raise ValueError(f"checkpoint {str(path)!r} {'is a folder' if path.is_dir() else 'does not exist'}")
     data = checkpoint_from_policy(path) if path.suffix == ".npz" else _read_torch_file(path)

@@ -32,6 +32,19 @@ RETIRED_DIR = SHIPPED_DIR / "retired"  # specialists that teach but no longer pl
 UNIVERSAL = "universal"
 
 
+def resolve_shipped(path: str) -> str:
+    """``path`` as given; but a relative ``agents/shipped/...`` that is not there (run outside the clone's root, or
+    from an installed wheel) is the shipped file itself, wherever the package is installed.
+
+    Why: shipped configs (the exploiters' ``init_from``) name shipped agents by their path in the repository.
+    """
+    parts = Path(path).parts
+    if Path(path).exists() or Path(path).is_absolute() or parts[:2] != ("agents", "shipped"):
+        return path
+    installed = SHIPPED_DIR.joinpath(*parts[2:])
+    return str(installed) if installed.is_file() else path
+
+
 def shipped_presets() -> list[str]:
     """Presets that have a shipped agent of their own."""
     return sorted(path.stem for path in SHIPPED_DIR.glob("*.npz") if path.stem != UNIVERSAL)

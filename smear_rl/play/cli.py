@@ -20,7 +20,7 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.registry import make_agent
+from agents.registry import make_agent, split_agent_specs
 from smear_env import list_presets
 from smear_rl.play.games import default_bot, load_kind, parse_override
 from smear_rl.play.render import Glyphs, Presenter
@@ -56,10 +56,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0; seat 0 deals first)")
     parser.add_argument(
         "--bots",
-        help="the other seats' players in seat order, comma-separated, or one for all: random, rule, search "
-        "(options after a colon: search:samples=48), or a checkpoint file (default: search where it exists, else rule)",
+        help="the other seats' players in seat order, comma-separated, or one for all: random, rule, bold, search, "
+        "searchbid, neural, neural_search (options after a colon: search:samples=48), or a checkpoint file "
+        "(default: search)",
     )
-    parser.add_argument("--hint-bot", metavar="BOT", help="the bot that answers hint (default: as --bots' default)")
+    parser.add_argument(
+        "--hint-bot", metavar="BOT", help="the bot that answers hint (default: search, whatever --bots says)"
+    )
     parser.add_argument("--seed", type=int, help="deal and bots from this seed (default: a fresh one, shown)")
     parser.add_argument(
         "--delay", type=number_in(0), default=DEFAULT_DELAY,
@@ -70,17 +73,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help="suit letters (AS) instead of symbols (A♠), plain boxes")
     parser.add_argument("--no-color", action="store_true", help="no colours (suits keep their symbols)")
     return parser
-
-
-def split_bots(text: str) -> list[str]:
-    """``search,rule`` as specs; a ``key=value`` piece after a ``name:`` spec is one more of its options."""
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
-            specs[-1] += "," + piece
-        elif piece:
-            specs.append(piece)
-    return specs
 
 
 def main(argv: list[str] | None = None, **injected: Any) -> None:
@@ -114,7 +106,7 @@ def build_game(
     if record is not None:  # before the first card: a record that cannot be written would be lost at the end
         check_writable_file(record, "--record file")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    bots = split_bots(args.bots) if args.bots else [default_bot(kind)]
+    bots = split_agent_specs(args.bots) if args.bots else [default_bot(kind)]
     hint_name = args.hint_bot or default_bot(kind)
     try:
         session = Session.create(kind, args.seat, bots, seed)

@@ -3,8 +3,8 @@
 * ``rules``: a preset name (``"minnesota"``, ``"bohemian_schneider"``) or
   ``{"preset": name, <option>: <value>, ...}`` with house rules.
 * ``bot``: a name from :func:`agents.registry.agent_names` with options after a
-  colon (``"search:samples=48"``), ``"neural"`` for the agent shipped for the
-  preset (``"neural_search"``: its bids with search's card play), or the name of
+  colon (``"search:samples=48"``), ``"neural"`` for the shipped agent that plays the
+  rules (``"neural_search"``: its bids with search's card play), or the name of
   an exported agent the server was started with
   (``smear-rl serve --agent mine=runs/x.npz``). Paths are never taken from a
   request: a client cannot make the server read its files.

@@ -2,7 +2,8 @@
 
     smear-rl serve                                   # http://127.0.0.1:8000/docs
     smear-rl serve --port 9000 --max-tables 50 --search-workers 1 --cors-origins '*'
-    smear-rl serve --agent mine=runs/distill/agent.npz   # an exported agent, asked for as bot "mine"
+    smear-rl export runs/ten_point/agent.pt -o mine.npz  # a trained agent, torch-free
+    smear-rl serve --agent mine=mine.npz                 # ... served, asked for as bot "mine"
 
 Every limit is an option (``smear-rl serve --help``); see ``docs/protocol.md``.
 """

@@ -52,7 +52,7 @@ class SuggestBody(BaseModel):
     rules: RulesSpec
     bot: BotSpec = Field(
         description="a bot name with options after a colon: 'rule', 'search:samples=48', 'neural' "
-        "(the agent shipped for the preset); GET /v1/bots lists them",
+        "(the shipped agent that plays these rules); GET /v1/bots lists them",
         examples=["rule"],
     )
     seat: SeatNumber = Field(description="the seat to move (0 = first seat, clockwise)")

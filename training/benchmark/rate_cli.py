@@ -10,7 +10,7 @@ Examples::
     smear-rl rate --fit-scale --task partnership                  # the panel's round robin: a new published scale
     smear-rl rate --fit-scale --task six_players --keep-pairs runs/six   # ... resumable: run it again after a stop
     smear-rl rate --fit-scale --task house_rules --reuse-published    # ... playing only a new member's pairs
-    smear-rl rate --table docs/benchmark/ratings/*.json           # leaderboard rows from rating files
+    smear-rl rate --table docs/benchmark/ratings/*/*.json         # leaderboard rows from rating files
     smear-rl rate --curve runs/sb3/snapshots.csv --task kitty_moon   # a run's snapshots against rule: its curve
 """
 
