@@ -345,6 +345,18 @@ class PolicyAgent(Agent):
         self._num_actions = network_signature(rules)["num_actions"]
         self._positions = _older_layout(getattr(act_fn, "input_size", None), rules)
 
+    def reset(self, seed: int | None = None) -> None:
+        """Also hand the game's seed to a policy that takes one (a ``reset(seed)`` method or function attribute).
+
+        Why: a policy that samples its moves from a generator of its own would otherwise carry that
+        generator from game to game, so a game's moves would depend on which games its process played
+        before it, and an evaluation would change with its workers.
+        """
+        super().reset(seed)
+        reset = getattr(self.act_fn, "reset", None)
+        if callable(reset):
+            reset(seed)
+
     def act(self, view: dict[str, Any], observation: dict[str, np.ndarray] | None = None) -> int:
         legal = self.legal_actions(view)
         if observation is None:  # a caller with the view alone (training's collector): the env's vector from it

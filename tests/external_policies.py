@@ -47,3 +47,19 @@ class Predictor:
 
 predictor = Predictor()
 NOT_CALLABLE = 42
+
+
+class Sampler:
+    """A policy that samples its moves, from a generator made from each game's seed (its ``reset``)."""
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+sampler = Sampler()

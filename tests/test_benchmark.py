@@ -209,10 +209,9 @@ def test_a_house_rule_task_without_a_shipped_agent_says_so_and_rates_on_the_rest
     assert [m.opponent for m in rating.match_ups] == ["random", "rule"]
     assert "no shipped agent plays these rules" in rating.not_on_scale["neural"]
     assert "neural: not on the scale, not played" in rating.markdown()
-    # once a shipped agent plays the rules (here the preset's own), the scale still has no strength for it
-    (tmp_path / "now").mkdir()
-    scale.save(tmp_path / "now" / "house.scale.json")
-    rating = rate("rule", load_task(write_task(tmp_path / "now", "house")), workers=1)
+    # once a shipped agent plays the rules (here the universal agent, back), the scale still has no strength for it
+    monkeypatch.undo()
+    rating = rate("rule", task, workers=1)
     assert [m.opponent for m in rating.match_ups] == ["random", "rule"]
     assert rating.not_on_scale["neural"] == "it plays these rules now, but the scale was fitted without it"
 
@@ -258,6 +257,35 @@ def test_rate_prints_a_rating_and_writes_its_json_with_the_command(
         leaderboard([rating], [])
 
 
+def test_a_rating_is_tied_to_the_scale_and_protocol_it_was_read_on(tiny: Path, tmp_path: Path) -> None:
+    """A copied task with other panel counts once rated on the published scale and sat in its leaderboard."""
+    import dataclasses
+
+    task = load_task(tiny)
+    scale = load_scale(task)
+    assert (scale.preset, scale.rules, scale.panel, scale.max_decision_ms) == ("minnesota", {}, task.panel, 100.0)
+    rating = rate("rule", task, workers=1)
+    assert rating.scale_id == scale.scale_id() and len(rating.scale_id) == 12
+    assert f"id `{scale.scale_id()}`" in rating.markdown() and f"scale `{scale.scale_id()}`" in leaderboard(
+        [rating], [scale]
+    )
+    other = dataclasses.replace(scale, published="1999-01-01")
+    with pytest.raises(ValueError, match=f"was read on scale '{scale.scale_id()}', not the published scale"):
+        leaderboard([rating], [other])
+    with pytest.raises(ValueError, match="was read on a scale it does not name"):
+        leaderboard([dataclasses.replace(rating, scale_id="")], [scale])
+    fewer = dataclasses.replace(rating, match_ups=(dataclasses.replace(rating.match_ups[0], games=2),))
+    with pytest.raises(ValueError, match="played 2 games against random, and the protocol 20"):
+        leaderboard([fewer], [scale])
+    with pytest.raises(ValueError, match="held to 1e\\+06 ms a decision, the protocol's limit is 100 ms"):
+        leaderboard([dataclasses.replace(rating, max_decision_ms=1e6)], [scale])
+    copy = tmp_path / "tiny.toml"  # the task edited, its scale file kept
+    copy.write_text(tiny.read_text().replace("rule = 40", "rule = 4"))
+    (tmp_path / "tiny.scale.json").write_text(tiny.with_name("tiny.scale.json").read_text())
+    with pytest.raises(ValueError, match=r"was fitted with panel .* and the task file .* says .*'rule': 4"):
+        load_scale(load_task(copy))
+
+
 def test_a_reduced_rating_plays_a_share_of_each_match_up_and_says_so_wherever_it_is_shown(
     tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -293,6 +321,8 @@ def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
         (["nobody", "--task", "TINY"], "unknown agent 'nobody' for minnesota"),
         (["rule", "--task", "TINY", "--json", "/nonexistent/x.json"], "folder '/nonexistent' does not exist"),
         (["--table", "/nonexistent.json"], "cannot be read"),
+        (["--table", "TINY_SCALE"], r"tiny.scale.json: not a rating written by smear-rl rate --json \(KeyError"),
+        (["--table", "TINY"], r"tiny.toml: not JSON \(Expecting value at line 2\)"),
         (["--curve", "/nonexistent.csv", "--task", "TINY"], "snapshots '/nonexistent.csv' cannot be read"),
         (["--curve", "/nonexistent.csv"], "--task is required with --curve"),
         (["--curve", "/nonexistent.csv", "--task", "TINY", "--games", "3"], "--games 3 is odd"),
@@ -309,8 +339,8 @@ def test_a_runs_snapshots_become_a_curve_the_plot_command_reads(
 )
 def test_rate_refuses_bad_input_in_one_line(tiny: Path, argv: list[str], message: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    argv = [str(tiny) if a == "TINY" else a for a in argv]
-    assert_refused(rate_cli.main, argv, capsys, message)
+    named = {"TINY": str(tiny), "TINY_SCALE": str(tiny.with_name("tiny.scale.json"))}
+    assert_refused(rate_cli.main, [named.get(a, a) for a in argv], capsys, message)
 
 
 @pytest.mark.parametrize(

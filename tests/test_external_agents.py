@@ -247,3 +247,12 @@ def test_a_library_file_that_is_not_a_policy_is_refused(tmp_path: Path) -> None:
     torch.save({"not": "a module"}, tmp_path / "dict.pt")
     with pytest.raises(ValueError, match="holds a dict: expected a module saved with torch.save"):
         load_policy(f"torchrl:{tmp_path / 'dict.pt'}")
+
+
+def test_a_sampling_policy_gets_each_games_seed_so_its_games_replay_whatever_the_workers() -> None:
+    """Its generator once ran on from game to game: a game's moves hung on the games its process played before."""
+    one = evaluate(f"{POLICIES}:sampler", "random", "minnesota", 8, seed=3, workers=1)
+    two = evaluate(f"{POLICIES}:sampler", "random", "minnesota", 8, seed=3, workers=2)
+    assert one.results_only() == two.results_only()
+    later = evaluate(f"{POLICIES}:sampler", "random", "minnesota", 8, seed=3, workers=1)
+    assert later.results_only() == one.results_only()

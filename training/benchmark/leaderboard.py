@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from training.benchmark.rate import Rating
+from training.benchmark.rate import Rating, reduced_games
 from training.benchmark.scale import Scale
 from training.evaluate import report
 
@@ -66,14 +66,34 @@ def leaderboard(ratings: Sequence[Rating], scales: Sequence[Scale]) -> str:
     blocks = []
     for scale in scales:
         own = [r for r in ratings if (r.task, r.task_version) == (scale.task, scale.task_version)]
+        for rating in own:
+            check_on_scale(rating, scale)
         rows = panel_rows(scale) + [rating_row(r) for r in own]
         opponents = [m.agent for m in scale.members]
         header = ["agent", "rating [95% CI]", *(f"vs {short(o)}" for o in opponents), "ms/decision", "reproduce"]
         cells = [[row.name, row.rating_text, *(_rate(row.win_rates.get(o)) for o in opponents), row.mean_ms,
                   row.command] for row in sorted(rows, key=lambda row: -row.rating)]  # fmt: skip
-        title = f"**`{scale.task}`** v{scale.task_version} ({scale.env_id}), scale of {scale.published}"
+        title = (f"**`{scale.task}`** v{scale.task_version} ({scale.env_id}), scale `{scale.scale_id()}` of "
+                 f"{scale.published}")  # fmt: skip
         blocks.append("\n".join([title, "", *report.table(header, cells)]))
     return "\n\n".join(blocks)
+
+
+def check_on_scale(rating: Rating, scale: Scale) -> None:
+    """``ValueError`` unless ``rating`` was read on ``scale`` under its protocol: its id, time limit and game counts."""
+    where = f"the rating of {rating.name} on task {rating.task!r} v{rating.task_version}"
+    if rating.scale_id != scale.scale_id():
+        made = f"scale {rating.scale_id!r}" if rating.scale_id else "a scale it does not name"
+        raise ValueError(f"{where} was read on {made}, not the published scale {scale.scale_id()!r} of "
+                         f"{scale.published}: rate the agent again")  # fmt: skip
+    if rating.max_decision_ms != scale.max_decision_ms:
+        raise ValueError(f"{where} was held to {rating.max_decision_ms:g} ms a decision, the protocol's limit is "
+                         f"{scale.max_decision_ms:g} ms")  # fmt: skip
+    for up in rating.match_ups:
+        protocol = scale.panel.get(up.opponent)
+        if protocol is None or up.games != reduced_games(protocol, rating.games_fraction):
+            raise ValueError(f"{where} played {up.games} games against {up.opponent}, and the protocol "
+                             f"{protocol} (times its share {rating.games_fraction:g})")  # fmt: skip
 
 
 def _rate(value: float | None) -> str:

@@ -92,6 +92,7 @@ class Rating:
     wall_seconds: float
     command: str = ""  # the command line that made it, where one did
     games_fraction: float = 1.0  # below 1: each match-up played this share of the protocol's games (not its rating)
+    scale_id: str = ""  # the id of the scale it was read on (Scale.scale_id); older files: none
 
     @property
     def within_time_limit(self) -> bool:
@@ -131,8 +132,8 @@ class Rating:
         """The rating line, one row per panel member, and the decision time against the limit."""
         title = (
             f"**{self.name}** on task `{self.task}` v{self.task_version} ({self.env_id}): rating "
-            f"**{self.rating_text()}** (95% CI) on the scale published {self.scale_published} "
-            f"(random = 0, rule = 1000)"
+            f"**{self.rating_text()}** (95% CI) on the scale published {self.scale_published}, id "
+            f"`{self.scale_id}` (random = 0, rule = 1000)"
         )
         if self.reduced:
             title += f"; **{self.reduced_note()}**, so not the protocol's rating"
@@ -254,4 +255,5 @@ def _rate(
         code_version=version,
         wall_seconds=time.perf_counter() - began,
         games_fraction=games_fraction,
+        scale_id=scale.scale_id(),
     )

@@ -80,11 +80,22 @@ def main(argv: list[str] | None = None) -> None:
         elif args.curve:
             _curve(parser, args)
         elif args.table is not None:
-            print(table_of([Rating.from_dict(json.loads(check_readable_file(p).read_text())) for p in args.table]))
+            print(table_of([read_rating(p) for p in args.table]))
         else:
             _rate_or_fit(parser, args)
     except ValueError as err:
         parser.error(str(err))
+
+
+def read_rating(path: Path) -> Rating:
+    """A rating file (``smear-rl rate --json``); ``ValueError`` naming the file when it is not one."""
+    text = check_readable_file(path).read_text()
+    try:
+        return Rating.from_dict(json.loads(text))
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err.msg} at line {err.lineno})") from None
+    except (KeyError, TypeError, AttributeError) as err:
+        raise ValueError(f"{path}: not a rating written by smear-rl rate --json ({err!r})") from None
 
 
 def _rate_or_fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -13,16 +13,21 @@ is ``d * s_rule / 1000`` in log-odds: the file records ``s_rule`` as ``unit`` ("
 points"), so a rating difference converts into an expected match score.
 
 The file names what the scale was fitted with: each member's agent spec and, for a
-network, the digest of its weights (``training.evaluate.run.weights_of``). A rating refuses
-a panel whose networks changed since (a new shipped agent needs a new scale), and notes a
-member the scale has no strength for (the shipped agent of rules no agent played when
-the scale was fitted).
+network, the digest of its weights (``training.evaluate.run.weights_of``), and the protocol
+(the preset and house rules, the panel's game counts, the decision time limit). A rating
+refuses a panel whose networks changed since (a new shipped agent needs a new scale) and a
+task file whose protocol is not the scale's, and notes a member the scale has no strength
+for (the shipped agent of rules no agent played when the scale was fitted). Each scale has an
+id, a digest of its file's content (:meth:`Scale.scale_id`): a rating records the id of the
+scale it was read on, and the leaderboard refuses a rating of another scale, so ratings in
+one table, or cited side by side as "task v1, scale <id>", were read on one scale.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import itertools
 import json
 import re
@@ -107,6 +112,15 @@ class Scale:
     unit: float  # rule's strength in log-odds: what 1000 rating points are
     code_version: str
     published: str  # the date it was fitted, YYYY-MM-DD
+    preset: str  # the task's rules it was fitted on: the preset ...
+    rules: dict[str, Any]  # ... and the house rules on top
+    panel: dict[str, int]  # the protocol's duplicate games against each member
+    max_decision_ms: float  # the protocol's limit on the rated agent's mean decision time
+
+    def scale_id(self) -> str:
+        """A digest of the scale's content: the same for the same file, whatever its layout; cited with ratings."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def strengths(self) -> dict[str, float]:
         return {m.agent: m.strength for m in self.members}
@@ -134,8 +148,8 @@ class Scale:
     def markdown(self) -> str:
         """The members and their ratings, then the pairs' results."""
         title = (
-            f"**Scale of task `{self.task}` v{self.task_version}** ({self.env_id}), fitted {self.published} "
-            f"({self.code_version}) on seed {self.seed}: random = 0, rule = 1000; 1000 points = "
+            f"**Scale of task `{self.task}` v{self.task_version}** ({self.env_id}), id `{self.scale_id()}`, fitted "
+            f"{self.published} ({self.code_version}) on seed {self.seed}: random = 0, rule = 1000; 1000 points = "
             f"{self.unit:.3f} log-odds"
         )
         rows = ([m.agent, f"{m.rating:.0f} [{m.low:.0f}, {m.high:.0f}]", f"{m.strength:.3f}"] for m in self.members)
@@ -165,7 +179,7 @@ def load_scale(task: Task) -> Scale:
         )
     try:
         scale = Scale.from_dict(json.loads(path.read_text()))
-    except (OSError, json.JSONDecodeError, TypeError, KeyError) as err:
+    except (OSError, json.JSONDecodeError, TypeError, KeyError, AttributeError) as err:
         raise ValueError(f"scale file {str(path)!r} cannot be read: {err!r}") from None
     fitted = (scale.task, scale.task_version, scale.env_id, scale.seed, scale.max_hands)
     wanted = (task.name, task.version, task.env_id, task.seed, task.max_hands)
@@ -175,6 +189,15 @@ def load_scale(task: Task) -> Scale:
             f"{fitted[3]}, {fitted[4]} hands) but the task is {wanted[0]!r} v{wanted[1]} on {wanted[2]} (seed "
             f"{wanted[3]}, {wanted[4]} hands): fit the scale again"
         )
+    protocol = {"preset": task.preset, "rules": task.rules, "panel": task.panel,
+                "max_decision_ms": task.max_decision_ms}  # fmt: skip
+    for name, value in protocol.items():
+        if json.loads(json.dumps(value)) != json.loads(json.dumps(getattr(scale, name))):
+            raise ValueError(
+                f"scale file {str(path)!r} was fitted with {name} {getattr(scale, name)!r}, and the task file "
+                f"{str(task.path)!r} says {value!r}: a task whose protocol changed is another task (a new version, "
+                "a new scale)"
+            )
     return scale
 
 
@@ -234,7 +257,8 @@ def fit_scale(
         pairs.append(record)
     members, unit = fit_members(pairs, present)
     return Scale(task.name, task.version, task.env_id, task.seed, task.max_hands, members, absent, tuple(pairs), unit,
-                 version, datetime.date.today().isoformat())  # fmt: skip
+                 version, datetime.date.today().isoformat(), task.preset, dict(task.rules), dict(task.panel),
+                 task.max_decision_ms)  # fmt: skip
 
 
 def _pair_key(task: Task, a: str, b: str, games: int, weights: dict[str, str | None]) -> dict:
