@@ -236,6 +236,15 @@ def test_the_exploiter_trains_its_budget_against_the_frozen_agent_then_plays_it(
     assert result.decisions >= 300 and result.games == 4 and result.config == str(config)
     assert (tmp_path / "run" / "agent.pt").is_file() and 0 <= result.win_rate.value <= 1
     assert "Exploiter of rule" in result.markdown()
+    # its start played the same deals before training: the gain is the paired difference, what training found
+    assert (tmp_path / "run" / "start.pt").is_file() and 0 <= result.start_win_rate.value <= 1
+    assert result.gain.n == 2 and result.gain.low <= result.gain.value <= result.gain.high
+    assert result.win_rate.value - result.start_win_rate.value == pytest.approx(result.gain.value)
+    assert result.standard and result.budget == 300 and result.device == "cpu" and result.torch_threads >= 1
+    assert result.training_config["fixed_agent"] == "rule" and result.training_config["seed"] == 1
+    assert "a **gain of" in result.markdown() and "not the task's budget" not in result.markdown()
+    longer = exploit("rule", task, tmp_path / "longer", workers=1, decisions=400)
+    assert not longer.standard and "**not the task's budget**: 400 asked" in longer.markdown()
 
 
 # ---------------------------------------------------------------- the commands

@@ -153,7 +153,11 @@ class Trainer:
     def save(self) -> None:
         """The resumable checkpoint and the small agent file (weights and what they were trained for)."""
         save_checkpoint(self.out / "checkpoint.pt", self._payload(full=True))
-        save_checkpoint(self.out / "agent.pt", self._payload(full=False))
+        self.save_agent(self.out / "agent.pt")
+
+    def save_agent(self, path: str | Path) -> Path:
+        """The agent file of the weights as they are now (an exploiter's start is played before it trains)."""
+        return save_checkpoint(path, self._payload(full=False))
 
     def _load_weights(self, path: str) -> None:
         """Start from a trained agent's weights (fine-tuning): same rules and layout, same network shape.
