@@ -164,7 +164,10 @@ def test_ppo_refuses_a_card_head_of_another_feature_set_and_a_card_head_on_schne
     theirs = load_checkpoint(card_head_checkpoint)["card_head"]["features"]
     other = 15 if theirs == CARD_FEATURES else CARD_FEATURES
     with pytest.raises(ValueError, match=f"its card head reads {theirs} card features, card_head = {other}"):
-        Trainer(tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], card_head=other), tmp_path / "x")
+        Trainer(
+            tiny_config(init_from=str(card_head_checkpoint), hidden=[256, 256], card_head=other, bc_hands=0),
+            tmp_path / "x",
+        )
     assert not (tmp_path / "x").exists()
     with pytest.raises(ValueError, match=r"card_head = 16: expected 0 or one of \(15, 18\)"):
         tiny_config(card_head=16)

@@ -86,7 +86,7 @@ def configs(tmp_path: Path) -> Path:
     (tmp_path / "bad.toml").write_text("lr = = 3\n")
     (tmp_path / "binary.toml").write_bytes(b"\xff\xfe\x00")
     (tmp_path / "unknown.toml").write_text("lerning_rate = 1.0\n")
-    (tmp_path / "cuda.toml").write_text('preset = "ten_point"\ninit_from = "no/such/agent.pt"\n')
+    (tmp_path / "cuda.toml").write_text('preset = "ten_point"\ninit_from = "no/such/agent.pt"\nbc_hands = 0\n')
     (tmp_path / "comments.toml").write_text("# a stage whose fields were never written\n")
     (tmp_path / "a_file").write_text("x")
     return tmp_path

@@ -242,9 +242,22 @@ def test_fine_tuning_starts_from_the_given_weights(tiny_run: Path, tmp_path: Pat
     start = trainer.net.state_dict()
     assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
     with pytest.raises(ValueError, match=r"hidden layers \[32\], this config has \[16\]"):
-        Trainer(tiny_config(init_from=agent, hidden=[16]), tmp_path / "other_shape")
+        Trainer(tiny_config(init_from=agent, hidden=[16], bc_hands=0), tmp_path / "other_shape")
     with pytest.raises(ValueError, match="minnesota"):
-        Trainer(tiny_config(init_from=agent, preset="minnesota"), tmp_path / "other_rules")
+        Trainer(tiny_config(init_from=agent, preset="minnesota", bc_hands=0), tmp_path / "other_rules")
+    # imitating the rule bot first once pulled the weights it started from toward the rule bot, unsaid
+    with pytest.raises(ValueError, match="bc_hands = 16: a run that starts from an agent's weights .* expected 0"):
+        tiny_config(init_from=agent)
+
+
+def test_no_minibatch_is_a_sliver_of_the_rest() -> None:
+    """A rollout overshoots by a few rows; a minibatch of those alone got a full optimizer step."""
+    trainer = Trainer.__new__(Trainer)
+    trainer.config, trainer.rng = tiny_config(minibatch=1024), np.random.default_rng(0)
+    sizes = [len(idx) for idx in trainer._minibatches(8195)]
+    assert sizes == [1025, 1025, 1025, 1024, 1024, 1024, 1024, 1024]
+    assert sorted(np.concatenate(trainer._minibatches(8195))) == list(range(8195))
+    assert [len(idx) for idx in trainer._minibatches(100)] == [100]
 
 
 def test_every_opponent_kind_has_a_config_field_and_plays() -> None:
@@ -373,11 +386,15 @@ def test_init_any_rules_starts_a_preset_from_another_presets_weights(tiny_run: P
     """Transfer: a ten_point agent starts a ten_point_midwest run only when init_any_rules says so."""
     agent = str(tiny_run / "agent.pt")
     with pytest.raises(ValueError, match="init_from: .*ten_point"):
-        Trainer(tiny_config(preset="ten_point_midwest", init_from=agent), tmp_path / "refused")
-    trainer = Trainer(tiny_config(preset="ten_point_midwest", init_from=agent, init_any_rules=True), tmp_path / "t")
+        Trainer(tiny_config(preset="ten_point_midwest", init_from=agent, bc_hands=0), tmp_path / "refused")
+    trainer = Trainer(
+        tiny_config(preset="ten_point_midwest", init_from=agent, init_any_rules=True, bc_hands=0), tmp_path / "t"
+    )
     start = trainer.net.state_dict()
     assert all(torch.equal(start[k], v) for k, v in weights(tiny_run / "agent.pt").items())
-    six = Trainer(tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True), tmp_path / "six")
+    six = Trainer(
+        tiny_config(preset="ten_point_6p", init_from=agent, init_any_rules=True, bc_hands=0), tmp_path / "six"
+    )
     assert torch.equal(six.net.state_dict()["trunk.0.weight"], start["trunk.0.weight"])  # one vector size: any table
 
 

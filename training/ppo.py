@@ -366,9 +366,15 @@ class Trainer:
 
     # ------------------------------------------------------------------ PPO
     def _minibatches(self, n: int) -> list[np.ndarray]:
+        """``n`` rows shuffled into minibatches of ``minibatch`` rows, the last taking the remainder.
+
+        Why not a minibatch of the remainder: a rollout overshoots ``rollout_steps`` by a few rows (whole
+        decisions of the games in flight), and a minibatch of 3 rows, its advantages normalised on its own,
+        would get an optimizer step as large as a full one's.
+        """
         order = self.rng.permutation(n)
-        size = self.config.minibatch
-        return [order[i : i + size] for i in range(0, n, size)]
+        count = max(1, n // self.config.minibatch)
+        return np.array_split(order, count)
 
     def _tensors(self, batch: Batch, inputs: np.ndarray, idx: np.ndarray) -> list[torch.Tensor]:
         """Rows ``idx`` of what the network reads (``inputs``, from batch.obs) and of the batch's other fields."""
