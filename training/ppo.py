@@ -366,7 +366,7 @@ class Trainer:
 
     # ------------------------------------------------------------------ PPO
     def _minibatches(self, n: int) -> list[np.ndarray]:
-        """``n`` rows shuffled into minibatches of ``minibatch`` rows, the last taking the remainder.
+        """``n`` rows shuffled into ``n // minibatch`` minibatches (at least one), the remainder spread over them.
 
         Why not a minibatch of the remainder: a rollout overshoots ``rollout_steps`` by a few rows (whole
         decisions of the games in flight), and a minibatch of 3 rows, its advantages normalised on its own,
