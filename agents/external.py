@@ -196,6 +196,8 @@ def _predicting(model: Any) -> PolicyFn:
         action, _ = model.predict(observation, action_masks=action_mask.astype(bool), deterministic=True)
         return action
 
+    if callable(getattr(model, "reset", None)):
+        act.reset = model.reset  # type: ignore[attr-defined]  # each game's seed reaches the model (PolicyAgent.reset)
     return act
 
 

@@ -66,22 +66,31 @@ def _checkout_commit(root: Path) -> str | None:
     return f"g{commit}" + (".changes" if edited else "")
 
 
+#: what decides play besides the Python sources: rule presets (configs/rules in a checkout, smear_env/_presets when
+#: installed) and data files read by bots (agents/schneider_eval.json); a network's weights are recorded apart
+SOURCE_SUFFIXES = (".py", ".toml", ".json")
+PRESETS_IN_CHECKOUT = Path("configs") / "rules"
+
+
 @functools.cache
 def code_digest() -> str:
-    """A digest of the Python sources of smear-rl's packages as this process found them when it first asked.
+    """A digest of smear-rl's code and play data as this process found them when it first asked.
 
-    Equal for two checkouts (or installs) whose code is the same, whatever their commits: a
-    docs-only commit leaves it. A network's weights are not code; their own digests are recorded
-    beside it (``training.evaluate.run.weights_of``). Asked once per process, like ``code_version``.
+    Equal for two checkouts (or installs) whose code and presets are the same, whatever their
+    commits: a docs-only commit leaves it, a changed preset moves it. A network's weights are
+    not in it; their own digests are recorded beside it (``training.evaluate.run.weights_of``).
+    Asked once per process, like ``code_version``.
     """
     return sources_digest(SOURCE_ROOT)
 
 
 def sources_digest(root: Path) -> str:
-    """A digest of every ``.py`` file of the packages under ``root``: their paths and their bytes."""
+    """A digest of the packages' ``.py``, ``.toml`` and ``.json`` files under ``root`` and of the checkout's rule
+    presets: their paths and their bytes."""
+    files = [p for package in PACKAGES for p in (root / package).rglob("*") if p.suffix in SOURCE_SUFFIXES]
+    files += list((root / PRESETS_IN_CHECKOUT).glob("*.toml"))
     digest = hashlib.sha256()
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+    for path in sorted(p for p in files if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -284,14 +284,21 @@ def test_a_rating_is_tied_to_the_scale_and_protocol_it_was_read_on(tiny: Path, t
     with pytest.raises(ValueError, match="was read on a scale it does not name"):
         leaderboard([dataclasses.replace(rating, scale_id="")], [scale])
     fewer = dataclasses.replace(rating, match_ups=(dataclasses.replace(rating.match_ups[0], games=2),))
-    with pytest.raises(ValueError, match="played 2 games against random, and the protocol 20"):
+    with pytest.raises(ValueError, match=r"played \['random'\], and the scale's members are \['neural', 'random'"):
         leaderboard([fewer], [scale])
+    ups = (dataclasses.replace(rating.match_ups[0], games=2), *rating.match_ups[1:])
+    with pytest.raises(ValueError, match="played 2 games against random, where the protocol says 20"):
+        leaderboard([dataclasses.replace(rating, match_ups=ups)], [scale])
     with pytest.raises(ValueError, match="held to 1e\\+06 ms a decision, the protocol's limit is 100 ms"):
         leaderboard([dataclasses.replace(rating, max_decision_ms=1e6)], [scale])
     copy = tmp_path / "tiny.toml"  # the task edited, its scale file kept
     copy.write_text(tiny.read_text().replace("rule = 40", "rule = 4"))
     (tmp_path / "tiny.scale.json").write_text(tiny.with_name("tiny.scale.json").read_text())
     with pytest.raises(ValueError, match=r"was fitted with panel .* and the task file .* says .*'rule': 4"):
+        load_scale(load_task(copy))
+    old = {k: v for k, v in json.loads(tiny.with_name("tiny.scale.json").read_text()).items() if k != "panel"}
+    (tmp_path / "tiny.scale.json").write_text(json.dumps(old))  # a scale written before it recorded its protocol
+    with pytest.raises(ValueError, match=r"fitted before scales recorded their protocol \(panel and the rest\): fit"):
         load_scale(load_task(copy))
 
 

@@ -100,6 +100,17 @@ def test_a_journal_resumes_after_a_commit_that_changed_no_code(tmp_path: Path, m
     assert evaluate(**SHORT, workers=1, journal=journal).results_only() == whole.results_only()
 
 
+def test_a_journal_written_before_code_digests_is_refused_saying_so(tmp_path: Path) -> None:
+    journal = tmp_path / "run.partial"
+    evaluate(**SHORT, workers=1, journal=journal)
+    lines = _journal_lines(journal)
+    header = json.loads(lines[0])
+    del header["setup"]["code_digest"]
+    journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    with pytest.raises(ValueError, match="written before journals recorded their code's digest"):
+        evaluate(**SHORT, workers=1, journal=journal)
+
+
 def test_a_journal_of_other_code_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     journal = tmp_path / "run.partial"
     evaluate(**SHORT, workers=1, journal=journal)

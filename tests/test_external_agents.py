@@ -256,3 +256,17 @@ def test_a_sampling_policy_gets_each_games_seed_so_its_games_replay_whatever_the
     assert one.results_only() == two.results_only()
     later = evaluate(f"{POLICIES}:sampler", "random", "minnesota", 8, seed=3, workers=1)
     assert later.results_only() == one.results_only()
+
+
+def test_an_object_with_predict_gets_each_games_seed_too() -> None:
+    class Seeded(external_policies.Predictor):
+        seeds: list[int | None] = []
+
+        def reset(self, seed: int | None) -> None:
+            self.seeds.append(seed)
+
+    model = Seeded()
+    with in_process(model) as spec:
+        agent = make_agent(spec, "minnesota", 0)
+        agent.reset(5)
+    assert model.seeds == [5]

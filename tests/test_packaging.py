@@ -142,7 +142,14 @@ def test_the_code_digest_follows_the_code_and_nothing_else(tmp_path: Path) -> No
     second = version.sources_digest(tmp_path)
     assert second != first
     (tmp_path / "training" / "stage.py").write_text("STEPS = 2\n")
-    assert version.sources_digest(tmp_path) not in (first, second)
+    third = version.sources_digest(tmp_path)
+    assert third not in (first, second)
+    (tmp_path / "configs" / "rules").mkdir(parents=True)  # a rule preset decides play as code does
+    (tmp_path / "configs" / "rules" / "ten_point.toml").write_text("target_score = 11\n")
+    fourth = version.sources_digest(tmp_path)
+    (tmp_path / "configs" / "rules" / "ten_point.toml").write_text("target_score = 21\n")
+    (tmp_path / "agents" / "eval.json").write_text("{}")
+    assert len({first, second, third, fourth, version.sources_digest(tmp_path)}) == 5
     assert version.code_digest() == version.sources_digest(version.SOURCE_ROOT)
 
 

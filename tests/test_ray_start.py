@@ -29,6 +29,15 @@ def test_a_later_run_with_more_workers_gets_a_ray_with_their_cpus(no_ray: None) 
     assert ray.cluster_resources()["CPU"] == 2
 
 
+def test_a_ray_started_here_then_replaced_by_the_callers_own_is_theirs(no_ray: None) -> None:
+    ray_start.start_ray(2)
+    ray.shutdown()  # by someone else, who then starts their own
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    with pytest.raises(ValueError, match="has 1 CPU and the run asks for 2 workers"):
+        ray_start.start_ray(2)
+    assert ray.is_initialized()  # theirs, left running
+
+
 def test_a_ray_the_caller_started_with_too_few_cpus_is_refused_not_waited_on(no_ray: None) -> None:
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     with pytest.raises(ValueError, match="has 1 CPU and the run asks for 2 workers"):

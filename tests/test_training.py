@@ -247,7 +247,14 @@ def test_fine_tuning_starts_from_the_given_weights(tiny_run: Path, tmp_path: Pat
         Trainer(tiny_config(init_from=agent, preset="minnesota", bc_hands=0), tmp_path / "other_rules")
     # imitating the rule bot first once pulled the weights it started from toward the rule bot, unsaid
     with pytest.raises(ValueError, match="bc_hands = 16: a run that starts from an agent's weights .* expected 0"):
-        tiny_config(init_from=agent)
+        Trainer(tiny_config(init_from=agent), tmp_path / "imitating")
+    # a run begun before that check, with init_from and bc_hands, has imitated already: it still resumes
+    started = Trainer(tiny_config(init_from=agent, bc_hands=0, total_steps=64), tmp_path / "begun")
+    started.run(progress=False, max_updates=1)
+    data = torch.load(tmp_path / "begun" / "checkpoint.pt", weights_only=True)
+    data["config"]["bc_hands"] = 16
+    torch.save(data, tmp_path / "begun" / "checkpoint.pt")
+    assert Trainer(None, tmp_path / "begun", resume=tmp_path / "begun" / "checkpoint.pt").config.bc_hands == 16
 
 
 def test_no_minibatch_is_a_sliver_of_the_rest() -> None:

@@ -165,9 +165,6 @@ def _validate(c: TrainConfig) -> None:
     need(min(mix) >= 0 and sum(mix) > 0, "opp_self", "opponent probabilities must be >= 0 and not all 0")
     need(c.device in ("auto", "cpu", "cuda"), "device", "expected 'auto', 'cpu' or 'cuda'")
     need(bool(c.hidden) and all(isinstance(h, int) and h > 0 for h in c.hidden), "hidden", "expected positive ints")
-    need(not (c.init_from and c.bc_hands), "bc_hands",
-         "a run that starts from an agent's weights (init_from) would first imitate the rule bot over them: "
-         "expected 0 with init_from")  # fmt: skip
     need(c.card_head in (0, *CARD_FEATURE_SETS), "card_head", f"expected 0 or one of {CARD_FEATURE_SETS}")
     need(0 < c.gamma <= 1 and 0 <= c.gae_lambda <= 1, "gamma", "gamma in (0, 1] and gae_lambda in [0, 1]")
     for name in ("lr", "bc_lr", "clip", "max_grad_norm"):
@@ -182,6 +179,19 @@ def _validate(c: TrainConfig) -> None:
         need(bool(c.fixed_agent), "fixed_agent", "opp_fixed or the 'fixed' eval opponent needs an agent to face")
     if c.fixed_agent:
         _check_fixed_agent(c)
+
+
+def check_fresh_start(c: TrainConfig) -> None:
+    """``ValueError`` for a new run that would imitate the rule bot over the weights it starts from.
+
+    Checked where a run starts (and where a recipe is read), not on every config: a run begun before
+    this check, with init_from and the default bc_hands, has imitated already and still resumes.
+    """
+    if c.init_from and c.bc_hands:
+        raise ValueError(
+            f"training config: bc_hands = {c.bc_hands}: a run that starts from an agent's weights (init_from) "
+            "would first imitate the rule bot over them: expected 0 with init_from"
+        )
 
 
 TEACHERS = ("", *TEACHER_KINDS)  # what a run may learn its moves from instead of PPO ("": PPO itself)

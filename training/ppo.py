@@ -28,7 +28,7 @@ from smear_env.signature import network_signature, rules_for_preset
 from smear_env.version import code_version
 from training.checkpoint import card_head_features, game_signature, load_checkpoint, save_checkpoint
 from training.collection import RayCollection, make_collector
-from training.config import TrainConfig, config_from_dict
+from training.config import TrainConfig, check_fresh_start, config_from_dict
 from training.evaluate import evaluate
 from training.focus import FocusSet, score_focus_sets, write_focus
 from training.model import CardHeadNet, PolicyValueNet, make_network, network_input
@@ -99,6 +99,8 @@ class Trainer:
             config = config_from_dict(check_extension(extend or {}), _saved_config(data, resume))
         if config is None:
             raise ValueError("Trainer needs a config, or a checkpoint to resume")
+        if resume is None:
+            check_fresh_start(config)
         self.config = c = config
         if c.torch_threads:
             torch.set_num_threads(c.torch_threads)

@@ -23,7 +23,7 @@ TOKEN_HINT = (
 )
 
 
-_STARTED_HERE: dict[str, int] = {}  # {"cpus": n} while Ray runs as this module started it on this machine
+_STARTED_HERE: dict[str, Any] = {}  # {"cpus": n, "gcs": address} of the Ray this module started on this machine
 
 
 class RayClusterError(ValueError):
@@ -50,13 +50,15 @@ def start_ray(workers: int, address: str = "") -> Any:
                 raise RayClusterError(cluster_error(address, err)) from err
         else:
             ray.init(address="local", num_cpus=workers, **options)  # not a cluster `ray start` left running here
-            _STARTED_HERE["cpus"] = workers
+            _STARTED_HERE.update(cpus=workers, gcs=_gcs_address(ray))
     return ray
 
 
 def _fit_local_ray(ray: Any, workers: int) -> None:
     """Make room for ``workers`` in the Ray already running in this process: ours is started again with more CPUs
     (a run's actors are gone when it ends), one started by the caller is theirs, so too few CPUs is refused."""
+    if _STARTED_HERE.get("gcs") is not None and _STARTED_HERE.get("gcs") != _gcs_address(ray):
+        _STARTED_HERE.clear()  # ours was shut down by someone else, and this Ray is theirs
     if "cpus" in _STARTED_HERE:
         if _STARTED_HERE["cpus"] < workers:
             ray.shutdown()
@@ -68,6 +70,14 @@ def _fit_local_ray(ray: Any, workers: int) -> None:
             f"Ray, started in this process before the run, has {cpus} CPU{'s' * (cpus != 1)} and the run asks for "
             f"{workers} workers (one CPU each): start Ray with num_cpus of at least that, or let the run start it"
         )
+
+
+def _gcs_address(ray: Any) -> str | None:
+    """The address of the running Ray's control store: which Ray instance this is."""
+    try:
+        return str(ray.get_runtime_context().gcs_address)
+    except Exception:  # an older Ray without it: every instance looks alike
+        return None
 
 
 def check_reachable(address: str, timeout: float = 5.0) -> None:

@@ -53,7 +53,7 @@ from typing import Any
 
 from smear_env.version import code_version
 from training.checkpoint import load_checkpoint, save_checkpoint, training_platform
-from training.config import FIELDS, TrainConfig, config_from_dict
+from training.config import FIELDS, TrainConfig, check_fresh_start, config_from_dict
 from training.stopping import StopRequested, StopSignals
 
 STAGE_KINDS = ("train", "distill")  # what a stage may be
@@ -200,7 +200,7 @@ def _check(recipe: Recipe, where: Path) -> None:
                     raise ValueError(f"recipe {str(where)!r}, stage {stage.name}: {{{token}}} names no earlier stage")
         if stage.kind == "train":
             try:
-                stage_config(recipe, stage, None)  # every field checked now
+                check_fresh_start(stage_config(recipe, stage, None))  # every field checked now
             except ValueError as err:
                 raise ValueError(f"recipe {str(where)!r}, stage {stage.name}: {err}") from None
 

@@ -89,11 +89,16 @@ def check_on_scale(rating: Rating, scale: Scale) -> None:
     if rating.max_decision_ms != scale.max_decision_ms:
         raise ValueError(f"{where} was held to {rating.max_decision_ms:g} ms a decision, the protocol's limit is "
                          f"{scale.max_decision_ms:g} ms")  # fmt: skip
+    played = {up.opponent for up in rating.match_ups}
+    members = {m.agent for m in scale.members}
+    if played != members:
+        raise ValueError(f"{where} played {sorted(played)}, and the scale's members are {sorted(members)}")
     for up in rating.match_ups:
-        protocol = scale.panel.get(up.opponent)
-        if protocol is None or up.games != reduced_games(protocol, rating.games_fraction):
-            raise ValueError(f"{where} played {up.games} games against {up.opponent}, and the protocol "
-                             f"{protocol} (times its share {rating.games_fraction:g})")  # fmt: skip
+        asked = reduced_games(scale.panel[up.opponent], rating.games_fraction)
+        if up.games != asked:
+            raise ValueError(f"{where} played {up.games} games against {up.opponent}, where the protocol says "
+                             f"{asked} (its {scale.panel[up.opponent]} games times the rating's share "
+                             f"{rating.games_fraction:g})")  # fmt: skip
 
 
 def _rate(value: float | None) -> str:

@@ -133,7 +133,7 @@ class Rating:
         title = (
             f"**{self.name}** on task `{self.task}` v{self.task_version} ({self.env_id}): rating "
             f"**{self.rating_text()}** (95% CI) on the scale published {self.scale_published}, id "
-            f"`{self.scale_id}` (random = 0, rule = 1000)"
+            f"`{self.scale_id or 'unrecorded'}` (random = 0, rule = 1000)"
         )
         if self.reduced:
             title += f"; **{self.reduced_note()}**, so not the protocol's rating"

@@ -169,6 +169,9 @@ def write_json(path: str | Path, data: dict[str, Any]) -> None:
     Path(path).write_text(text + "\n")
 
 
+PROTOCOL_FIELDS = ("preset", "rules", "panel", "max_decision_ms")  # what a scale records of the task's protocol
+
+
 def load_scale(task: Task) -> Scale:
     """The task's published scale; ``ValueError`` when there is none or it was fitted for another task or version."""
     path = task.scale_path
@@ -178,7 +181,13 @@ def load_scale(task: Task) -> Scale:
             f"smear-rl rate --fit-scale --task {task.name if task.path.parent == tasks_dir() else task.path}"
         )
     try:
-        scale = Scale.from_dict(json.loads(path.read_text()))
+        data = json.loads(path.read_text())
+        missing = [name for name in PROTOCOL_FIELDS if isinstance(data, dict) and name not in data]
+        if missing:
+            raise ValueError(f"scale file {str(path)!r} was fitted before scales recorded their protocol "
+                             f"({missing[0]} and the rest): fit the scale again (smear-rl rate --fit-scale "
+                             f"--task {task.name})")  # fmt: skip
+        scale = Scale.from_dict(data)
     except (OSError, json.JSONDecodeError, TypeError, KeyError, AttributeError) as err:
         raise ValueError(f"scale file {str(path)!r} cannot be read: {err!r}") from None
     fitted = (scale.task, scale.task_version, scale.env_id, scale.seed, scale.max_hands)
@@ -189,9 +198,8 @@ def load_scale(task: Task) -> Scale:
             f"{fitted[3]}, {fitted[4]} hands) but the task is {wanted[0]!r} v{wanted[1]} on {wanted[2]} (seed "
             f"{wanted[3]}, {wanted[4]} hands): fit the scale again"
         )
-    protocol = {"preset": task.preset, "rules": task.rules, "panel": task.panel,
-                "max_decision_ms": task.max_decision_ms}  # fmt: skip
-    for name, value in protocol.items():
+    for name in PROTOCOL_FIELDS:
+        value = getattr(task, name)
         if json.loads(json.dumps(value)) != json.loads(json.dumps(getattr(scale, name))):
             raise ValueError(
                 f"scale file {str(path)!r} was fitted with {name} {getattr(scale, name)!r}, and the task file "

@@ -130,6 +130,9 @@ RECORDED_ONLY = ("code_version",)  # kept in the setup for the reader, not compa
 
 def _check_same(theirs: dict[str, Any], ours: dict[str, Any], path: Path) -> None:
     """Refuse a journal of another evaluation, naming the first setting that differs."""
+    if "code_digest" not in theirs:
+        raise ValueError(f"{path} was written before journals recorded their code's digest: it cannot be checked "
+                         "against this code; delete it to start over")  # fmt: skip
     for key in sorted((set(theirs) | set(ours)) - set(RECORDED_ONLY)):
         if theirs.get(key) != ours.get(key):
             raise ValueError(
