@@ -160,7 +160,8 @@ def universal_rows() -> list[dict[str, str]]:
 def test_each_result_on_the_universal_agents_page_is_what_its_data_file_holds() -> None:
     """One row a preset or house-rule set and opponent, each the shipped universal network's games."""
     rows = universal_rows()
-    others = ("universal_choice_", "universal_candidate_")  # the choice's games, and candidates' under measurement
+    # the choice's games, candidates' under measurement, and the version shipped before (paired with this one)
+    others = ("universal_choice_", "universal_candidate_", "universal_focus2_")
     files = {p.name for p in EVALS.glob("universal_*_vs_*.json.gz") if not p.name.startswith(others)}
     assert {row["file"] for row in rows} == files, "a data file of the universal page has no row, or a row no file"
     shipped = load_policy(universal_policy_path()).fingerprint
@@ -211,7 +212,7 @@ def test_the_readme_and_the_results_show_the_universal_agent_on_each_retired_pre
 
 
 EXPLOITER_ROW = re.compile(
-    r"^  \| (?P<rules>[^|]+?) \| (?P<version>this version|the first version) \| (?P<command>[^|]+?) "
+    r"^  \| (?P<rules>[^|]+?) \| (?P<version>this version|the second version|the first version) \| (?P<command>[^|]+?) "
     r"\| (?P<decisions>[\d.]+) M \| (?P<won>[\d.]+) \[(?P<low>[\d.]+), (?P<high>[\d.]+)\] "
     r"\| `research/curves/(?P<file>[\w.-]+)` \|$"
 )

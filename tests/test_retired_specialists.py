@@ -21,7 +21,7 @@ from agents.shipped import (
 )
 from smear_env.rules import get_rules
 from training.evaluate.results import read_results
-from training.pool import pool
+from training.pool import PooledResult, pool
 from training.teachers import SpecialistTeacher
 from training.universal_eval import protocol
 
@@ -33,12 +33,29 @@ def test_four_specialists_are_retired() -> None:
     assert RETIRED == ["four_point", "schmier", "six_point", "ten_point_5p"]
 
 
+#: the universal agent's version whose games retired the four specialists (2026-12-06), and the shipped one's
+RETIRED_BY, SHIPPED = "universal_focus2_", "universal_"
+
+
+def head_to_head(prefix: str, preset: str) -> PooledResult:
+    """A version's 400 games against ``preset``'s specialist on the report's seed 201 (its page's data)."""
+    result = pool(read_results(ROOT / "research" / "evals" / f"{prefix}{preset}_vs_specialist.json.gz"))
+    assert result.games >= 400 and result.preset == preset
+    return result
+
+
 @pytest.mark.parametrize("preset", RETIRED)
 def test_the_universal_agent_beat_each_retired_specialist_by_its_whole_interval_over_400_games(preset: str) -> None:
-    """The evidence behind each retirement, read from the universal agent's page data (report seed 201)."""
-    result = pool(read_results(ROOT / "research" / "evals" / f"universal_{preset}_vs_specialist.json.gz"))
-    assert result.games >= 400 and result.preset == preset
+    """The evidence behind each retirement: the version that retired it won by its whole interval."""
+    result = head_to_head(RETIRED_BY, preset)
     assert result.win_rate.low > 0.5, result.markdown()
+
+
+@pytest.mark.parametrize("preset", RETIRED)
+def test_the_shipped_universal_agent_still_wins_half_against_each_retired_specialist(preset: str) -> None:
+    """A later version, which plays those presets now, ships only where it still wins half its games there."""
+    result = head_to_head(SHIPPED, preset)
+    assert result.win_rate.value >= 0.5, result.markdown()
 
 
 @pytest.mark.parametrize("preset", RETIRED)
