@@ -374,6 +374,37 @@ def test_watching_the_bots_shows_their_match_to_the_end_with_no_moves_offered(pa
     check_against_record(page, http, table, final)
 
 
+# ---------------------------------------------------------------------- reload
+def test_a_reloaded_tab_shows_the_table_it_was_playing(page: Any) -> None:
+    table = start_game(page, "ten_point", "target_score=5")
+    version = page_version(page)
+    page.reload()
+    page.wait_for_function(f"Number(document.getElementById('table').dataset.version) >= {version}")
+    assert json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))["id"] == table["id"]
+
+
+def test_a_new_game_begun_while_the_form_loads_is_not_replaced_by_the_table_before_the_reload(page: Any) -> None:
+    """The old table is resumed once the form has loaded; a game begun before that is the one the tab keeps."""
+    old = start_game(page, "ten_point", "target_score=5")
+    held: list[Any] = []
+    page.route("**/v1/bots?*", lambda route: held.append(route))  # the form's last load step waits
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.method + " " + request.url))
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#preset option').length > 0")
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{old['id']}'")
+    new = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    for route in held:
+        route.continue_()
+    page.unroute("**/v1/bots?*")
+    page.wait_for_function("document.querySelectorAll('#bot-seats select option').length > 0")
+    page.wait_for_timeout(200)  # what resume would do after the load, it has done by now
+    assert json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))["id"] == new["id"]
+    assert not [a for a in asked if a.startswith("GET") and f"/v1/tables/{old['id']}?" in a]
+    assert not [a for a in asked if a.startswith("GET") and f"/v1/tables/{new['id']}?" in a]
+
+
 # ---------------------------------------------------------------------- keyboard
 def test_the_keyboard_alone_plays_digits_arrows_enter_space_and_typed_moves(page: Any, http: httpx.Client) -> None:
     page.get_by_label("Preset").select_option("ten_point")

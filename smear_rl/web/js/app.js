@@ -67,19 +67,21 @@ function connect() {
   };
 }
 
-/** Resume the table this tab was playing (after a reload), if the server still has it. */
-async function resume() {
-  const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? "null");
-  if (!saved) return;
+/** Resume the table this tab was playing before a reload (``saved``, read as the page opened), if the server still has
+ * it. It runs once the form has loaded, so the person may have started a new game by then: that table stays, and
+ * neither a late answer about the old one nor its failure touches it. */
+async function resume(saved) {
+  if (!saved || table) return;
   try {
     const query = saved.seat === null ? "" : `?seat=${saved.seat}`;
     const current = await api(`/v1/tables/${saved.id}${query}`, { token: saved.token });
+    if (table) return;
     table = saved;
     names = new Names(table.seats, table.seat);
     show(current, { quiet: true });
     if (!current.match_over) connect();
   } catch {
-    sessionStorage.removeItem(SESSION_KEY);
+    if (!table) sessionStorage.removeItem(SESSION_KEY);
   }
 }
 
@@ -320,5 +322,6 @@ if (localStorage.getItem("smear.fourColour") === "false") {
   $("four-colour").checked = false;
   document.body.classList.add("two-colour");
 }
+const savedTable = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? "null");
 const setup = new Setup($("setup-form"), { onStart: startTable });
-setup.load().then(resume);
+setup.load().then(() => resume(savedTable));
