@@ -383,26 +383,40 @@ def test_a_reloaded_tab_shows_the_table_it_was_playing(page: Any) -> None:
     assert json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))["id"] == table["id"]
 
 
-def test_a_new_game_begun_while_the_form_loads_is_not_replaced_by_the_table_before_the_reload(page: Any) -> None:
-    """The old table is resumed once the form has loaded; a game begun before that is the one the tab keeps."""
-    old = start_game(page, "ten_point", "target_score=5")
+def test_new_game_waits_for_the_form_to_load_its_seats(page: Any) -> None:
+    """Pressed before the seats are shown, it would open a table of bots that the tab takes for the person's."""
     held: list[Any] = []
-    page.route("**/v1/bots?*", lambda route: held.append(route))  # the form's last load step waits
-    asked: list[str] = []
-    page.on("request", lambda request: asked.append(request.method + " " + request.url))
+    page.route("**/v1/bots?*", lambda route: held.append(route))
     page.reload()
     page.wait_for_function("document.querySelectorAll('#preset option').length > 0")
-    page.get_by_role("button", name="New game").click()
-    page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{old['id']}'")
-    new = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    assert page.get_by_role("button", name="New game").is_disabled()
     for route in held:
         route.continue_()
     page.unroute("**/v1/bots?*")
-    page.wait_for_function("document.querySelectorAll('#bot-seats select option').length > 0")
-    page.wait_for_timeout(200)  # what resume would do after the load, it has done by now
+    page.wait_for_function("!document.getElementById('new-game').disabled")
+    assert page.locator("#my-seat option").count() > 0
+
+
+def test_a_new_game_begun_while_the_old_table_is_asked_for_stays_the_tabs_table(page: Any) -> None:
+    """After a reload the old table is asked for; a game begun before the answer is the one the tab keeps."""
+    old = start_game(page, "ten_point", "target_score=5")
+    held: list[Any] = []
+    page.route(f"**/v1/tables/{old['id']}?*", lambda route: held.append(route))  # resume's call waits
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.reload()
+    page.get_by_role("button", name="New game").click()  # once the form has loaded: then resume asks
+    page.wait_for_function(f"JSON.parse(sessionStorage.getItem('smear.table')).id !== '{old['id']}'")
+    new = json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))
+    new_version = page_version(page)
+    assert held, "the reloaded page asked for its old table"
+    for route in held:
+        route.continue_()
+    page.unroute(f"**/v1/tables/{old['id']}?*")
+    page.wait_for_timeout(300)  # what the old table's answer would do, it has done by now
     assert json.loads(page.evaluate("sessionStorage.getItem('smear.table')"))["id"] == new["id"]
-    assert not [a for a in asked if a.startswith("GET") and f"/v1/tables/{old['id']}?" in a]
-    assert not [a for a in asked if a.startswith("GET") and f"/v1/tables/{new['id']}?" in a]
+    assert page_version(page) >= new_version and page.locator("#table").get_attribute("data-phase") is not None
+    assert not [url for url in asked if f"/v1/tables/{old['id']}/events" in url]
 
 
 # ---------------------------------------------------------------------- keyboard
@@ -410,6 +424,7 @@ def test_the_keyboard_alone_plays_digits_arrows_enter_space_and_typed_moves(page
     page.get_by_label("Preset").select_option("ten_point")
     page.get_by_label("More options").fill("target_score=5")
     set_range(page, "#pace", 0)
+    page.wait_for_function("!document.getElementById('new-game').disabled")  # the form has loaded its seats
     page.get_by_role("button", name="New game").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("document.getElementById('table').dataset.version !== '-1'")

@@ -82,6 +82,7 @@ export class Setup {
     });
     this.showPace();
     await this.presetChanged();
+    this.el("new-game").disabled = false; // not before: a game begun now would have no seat for the person yet
   }
 
   get preset() {
@@ -222,6 +223,10 @@ export class Setup {
     if (rules === null) return;
     const count = this.seatCount(rules);
     const me = this.el("my-seat").value;
+    if (me === "") {
+      this.showError("The seats are not shown yet: choose your seat, then New game.");
+      return;
+    }
     const seats = [];
     for (let k = 0; k < count; k++) {
       seats.push(String(k) === me ? "remote" : this.el(`bot-${k}`)?.value ?? "rule");
