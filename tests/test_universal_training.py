@@ -13,7 +13,7 @@ from agents.neural_agent import NeuralAgent, Policy, load_policy  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
 from agents.shipped import shipped_policy_path  # noqa: E402
 from smear_env.game import Game  # noqa: E402
-from smear_env.house_rules import evaluation_rule_sets  # noqa: E402
+from smear_env.house_rules import changes_from, evaluation_rule_sets  # noqa: E402
 from smear_env.observation import Observer, action_mask, player_view  # noqa: E402
 from smear_env.rules import get_rules  # noqa: E402
 from training.checkpoint import load_checkpoint  # noqa: E402
@@ -231,6 +231,49 @@ def test_a_run_on_one_house_rule_set_plays_it_in_every_match_and_evaluates_on_it
     ],
 )
 def test_house_rules_for_a_run_are_checked_before_it_starts(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **change})
+
+
+JOKERS = {"joker_rank": "not_trump", "discard_trump": "free"}  # a training set: never held out
+AGAINST_FIXED = {"opp_self": 0.5, "opp_pool": 0.0, "opp_rule": 0.0, "opp_fixed": 0.5, "fixed_agent": "rule"}
+
+
+def test_matches_against_the_fixed_agent_sit_at_its_table_and_the_others_at_drawn_rules(tmp_path: Path) -> None:
+    config = config_from_dict({**TINY, **AGAINST_FIXED, "num_games": 24, "fixed_house_rules": JOKERS})
+    trainer = Trainer(config, tmp_path)
+    trainer.collector.collect(96, trainer._learner_policy(), [])
+    table = get_rules("ten_point", **JOKERS)
+    kinds = {m.opponent for m in trainer.collector.matches}
+    assert kinds == {"fixed", "self"}
+    for m in trainer.collector.matches:
+        assert (m.game.rules == table) == (m.opponent == "fixed")
+    assert trainer._eval_house_rules("ten_point", "fixed") == JOKERS
+    assert trainer._eval_house_rules("ten_point", "rule") == {}
+    assert trainer._eval_house_rules("minnesota", "fixed") is None
+
+
+def test_without_a_fixed_table_the_fixed_agent_meets_the_drawn_rules(tmp_path: Path) -> None:
+    matches = Trainer(config_from_dict({**TINY, **AGAINST_FIXED, "num_games": 24}), tmp_path).collector.matches
+    assert any(m.opponent == "fixed" and m.game.rules.name != "ten_point" for m in matches)
+
+
+HELD_OUT_TEN_POINT = next(r for r in evaluation_rule_sets(10) if r.name == "ten_point")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"fixed_house_rules": JOKERS}, "fixed_house_rules = .*expected opp_fixed > 0"),
+        ({**AGAINST_FIXED, "universal": False, "fixed_house_rules": JOKERS}, "need universal = true"),
+        ({**AGAINST_FIXED, "fixed_house_rules": {"jokrs": 1}}, "fixed_house_rules = .*not rule options ten_point"),
+        ({**AGAINST_FIXED, "fixed_house_rules": JOKERS, "house_rules": {"target_score": 21}},
+         "fixed_house_rules = .*every match plays house_rules already"),
+        ({**AGAINST_FIXED, "fixed_house_rules": changes_from(HELD_OUT_TEN_POINT)},
+         "fixed_house_rules = .*a held-out house-rule set"),
+    ],
+)  # fmt: skip
+def test_a_fixed_agents_table_is_checked_before_a_run_starts(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         config_from_dict({**TINY, **change})
 

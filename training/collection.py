@@ -65,7 +65,8 @@ def make_collector(
     if c.universal:
         fixed = get_rules(c.preset, **c.house_rules) if c.house_rules else None  # one house-rule set, every match
         draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus])
-        extra |= {"draw_rules": draw, "card_features": c.card_head}
+        against_fixed = get_rules(c.preset, **c.fixed_house_rules) if c.fixed_house_rules else None
+        extra |= {"draw_rules": draw, "card_features": c.card_head, "fixed_rules": against_fixed}
         if c.teacher and not imitate:
             start = policy_from_checkpoint(c.init_from) if c.teacher == TAUGHT_FROM_START else None
             labels = tuple(c.teacher_presets), tuple(c.teacher_moves), c.teacher_hold

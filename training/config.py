@@ -19,7 +19,7 @@ from typing import Any
 from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.checks import options_by_name
-from smear_env.house_rules import BASE_PRESETS
+from smear_env.house_rules import BASE_PRESETS, is_held_out
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
 from training.teachers import MOVE_KINDS, TAUGHT_FROM_START, TEACHER_KINDS
 
@@ -51,6 +51,7 @@ class TrainConfig:
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     teacher_hold: bool = False  # specialists_and_start: the start agent labels every move the specialists do not
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
+    fixed_house_rules: dict[str, Any] = field(default_factory=dict)  # universal: matches against fixed_agent play these
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
     focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
     focus_power: float = 2.0  # focus_sets: a set's weight is its smoothed share of games lost to this power
@@ -149,6 +150,9 @@ def _validate(c: TrainConfig) -> None:
         _check_late_start(c)
     need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
     need(c.universal or not c.focus_sets, "focus_sets", "focused house-rule sets need universal = true")
+    need(c.universal or not c.fixed_house_rules, "fixed_house_rules", "rules drawn per match need universal = true")
+    need(c.opp_fixed > 0 or not c.fixed_house_rules, "fixed_house_rules", "they are the rules of opp_fixed's matches: "
+         "expected opp_fixed > 0")  # fmt: skip
     for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold"):
         need(bool(c.teacher) or not getattr(c, name), name, "it shapes a teacher's labels: set teacher")
     if c.universal or c.teacher:
@@ -228,13 +232,18 @@ def _validate_universal(c: TrainConfig) -> None:
         need(bool(c.init_from), "focus_sets", "the sets are scored by the agent the run starts from: set init_from")
         need(c.house_share > 0, "focus_sets", "focused sets are drawn for house-rule matches: expected house_share > 0")
         need(not c.house_rules, "focus_sets", "every match plays house_rules already: expected 0 with house_rules")
-    if c.house_rules:
-        from smear_env import get_rules
+    need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
+         "every match plays house_rules already: expected {} with house_rules")  # fmt: skip
+    for name in ("house_rules", "fixed_house_rules"):
+        if getattr(c, name):
+            from smear_env import get_rules
 
-        try:
-            get_rules(c.preset, **c.house_rules)
-        except (ValueError, TypeError) as err:
-            need(False, "house_rules", f"not rule options {c.preset} can play: {err}")
+            try:
+                rules = get_rules(c.preset, **getattr(c, name))
+            except (ValueError, TypeError) as err:
+                need(False, name, f"not rule options {c.preset} can play: {err}")
+            need(name == "house_rules" or not is_held_out(rules), name,
+                 "a held-out house-rule set (smear_env.house_rules), which training never plays")  # fmt: skip
 
 
 def _check_late_start(c: TrainConfig) -> None:

@@ -504,7 +504,7 @@ class Trainer:
                 self.curve_written = True
             for preset, opponent, label in self._evaluations():
                 spec = self.config.fixed_agent if opponent == "fixed" else opponent
-                house = self.config.house_rules if preset == self.config.preset else None  # the run's own rules
+                house = self._eval_house_rules(preset, opponent)
                 result = evaluate(agent, spec, preset, matches, EVAL_SEED, workers=1, rule_overrides=house,
                                   progress=progress)  # fmt: skip
                 win, mine, theirs = result.a.win_rate, result.a.points_per_hand, result.b.points_per_hand
@@ -521,6 +521,14 @@ class Trainer:
                               "points_diff": round(diff, 4),
                               "hand_reward": "" if reward is None else round(reward.value, 4)})  # fmt: skip
         self.writer.flush()
+
+    def _eval_house_rules(self, preset: str, opponent: str) -> dict[str, Any] | None:
+        """The run's own rules on its preset: its house rules, or against the fixed agent the table it meets it at."""
+        if preset != self.config.preset:
+            return None
+        if opponent == "fixed" and self.config.fixed_house_rules:
+            return self.config.fixed_house_rules
+        return self.config.house_rules
 
     def _evaluations(self) -> list[tuple[str, str, str]]:
         """(preset, opponent, label) of each evaluation: every baseline on the run's preset, or on each of a

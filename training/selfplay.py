@@ -152,11 +152,14 @@ class Collector:
         gamma: float = 1.0, gae_lambda: float = 0.95, reward_scale: float = 0.0, imitate: bool = False,
         fixed_agent: str = "", match_reward: float = 0.0, late_start: float = 0.0, match_moon: bool = False,
         rival_weight: float = 1.0, moon_model: str = "rule", draw_rules: RulesDraw | None = None,
-        card_features: int = 0, teacher: TeacherFn | None = None,
+        card_features: int = 0, teacher: TeacherFn | None = None, fixed_rules: Rules | None = None,
     ) -> None:  # fmt: skip
         self.rules, self.rng = rules, rng
         #: the rules of each new match, drawn (one agent for many rule sets), or None: always ``rules``
         self.draw_rules = draw_rules
+        #: the rules of every match against the fixed agent, or None: the drawn ones. An exploiter found its hole on
+        #: its own table; met on drawn rules, it would rarely sit at that table.
+        self.fixed_rules = fixed_rules
         #: card features appended to every recorded observation, read with its match's rules (0: none). Policies then
         #: get the network's whole input: with rules differing by match, no one set of rules could read them later.
         self.card_features = card_features
@@ -241,10 +244,14 @@ class Collector:
     # ------------------------------------------------------------------ matches
     def _new_match(self) -> Match:
         rules = self.rules if self.draw_rules is None else self.draw_rules(self.rng)
-        n = rules.num_players
-        seed, dealer = int(self.rng.integers(2**62)), int(self.rng.integers(n))
-        game = self._new_game(rules, seed, dealer, self._start_scores(rules))
+        seed, dealer = int(self.rng.integers(2**62)), int(self.rng.integers(rules.num_players))
+        scores = self._start_scores(rules)
         kind = "rule" if self.imitate else str(self.rng.choice(self.kinds, p=self.kind_p))
+        if kind == "fixed" and self.fixed_rules is not None:
+            # drawn after the rest, so a run without fixed_rules keeps its stream of matches
+            rules, dealer = self.fixed_rules, int(self.rng.integers(self.fixed_rules.num_players))
+        n = rules.num_players
+        game = self._new_game(rules, seed, dealer, scores)
         if kind == "pool" and self.pool_size == 0:
             kind = "self"
         learner_team = int(self.rng.integers(self._num_teams(rules)))
