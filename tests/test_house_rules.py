@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from agents.registry import make_agent
 from smear_env.game import Game
@@ -79,3 +80,21 @@ def test_a_universal_run_draws_presets_and_house_sets_from_its_generator_alone()
     assert house and len(house) < 30 and not any(is_held_out(r) for r in house)
     only_presets = RulesDraw(["pitch_smudge"], house_share=0.0)
     assert {fingerprint(only_presets(rng_a)) for _ in range(5)} == {fingerprint(get_rules("pitch_smudge"))}
+
+
+def test_a_stage_on_one_kind_of_table_draws_house_sets_with_its_options_and_presets_as_before() -> None:
+    draw = RulesDraw(["ten_point", "minnesota", "smear"], house_share=0.5, only={"joker_rank": "not_trump"})
+    plain = RulesDraw(["ten_point", "minnesota", "smear"], house_share=0.5)
+    rng = np.random.default_rng(3)
+    drawn = [draw(rng) for _ in range(40)]
+    house = [r for r in drawn if changes_from(r)]
+    assert house and all(r.joker_rank == "not_trump" and not is_held_out(r) for r in house)
+    assert any(not changes_from(r) for r in drawn)
+    assert sum(plain(rng).joker_rank == "not_trump" for _ in range(40)) < len(house)
+    teams = RulesDraw(["ten_point"], house_share=1.0, only={"teams": [[0], [1], [2], [3]]})
+    assert all(r.teams == ((0,), (1,), (2,), (3,)) for r in (teams(rng) for _ in range(5)))
+
+
+def test_options_no_training_set_has_are_refused() -> None:
+    with pytest.raises(ValueError, match="none of 2000 training house-rule sets of six_point has joker_rank = 'x'"):
+        RulesDraw(["six_point"], house_share=0.5, only={"joker_rank": "x"})

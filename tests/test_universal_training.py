@@ -278,6 +278,29 @@ def test_a_fixed_agents_table_is_checked_before_a_run_starts(change: dict, messa
         config_from_dict({**TINY, **change})
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"house_options": {"jokr": "not_trump"}}, r"house_options = .*\['jokr'\] are not rule options"),
+        ({"house_options": {"joker_rank": "x"}}, "house_options = .*has joker_rank = 'x'"),
+        ({"house_options": JOKERS, "house_share": 0.0}, "house_options = .*expected house_share > 0"),
+        ({"house_options": JOKERS, "house_rules": JOKERS}, "house_options = .*and no house_rules"),
+        ({"house_options": JOKERS, "focus_sets": 4, "init_from": "x.pt"}, "house_options = .*with focus_sets"),
+    ],
+)
+def test_a_stages_kind_of_table_is_checked_before_it_starts(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **change})
+
+
+def test_a_stage_on_one_kind_of_table_trains_there_in_its_house_rule_matches(tmp_path: Path) -> None:
+    config = config_from_dict(
+        {**TINY, "num_games": 24, "house_share": 1.0, "house_options": {"joker_rank": "not_trump"}}
+    )
+    matches = Trainer(config, tmp_path).collector.matches
+    assert all(m.game.rules.joker_rank == "not_trump" for m in matches)
+
+
 @pytest.fixture(scope="module")
 def universal_agent(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("universal")

@@ -64,7 +64,7 @@ def make_collector(
     extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
     if c.universal:
         fixed = get_rules(c.preset, **c.house_rules) if c.house_rules else None  # one house-rule set, every match
-        draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus])
+        draw = RulesDraw(c.train_presets, c.house_share, fixed, [(f.rules(), f.weight) for f in focus], c.house_options)
         against_fixed = get_rules(c.preset, **c.fixed_house_rules) if c.fixed_house_rules else None
         extra |= {"draw_rules": draw, "card_features": c.card_head, "fixed_rules": against_fixed}
         if c.teacher and not imitate:

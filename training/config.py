@@ -20,7 +20,9 @@ from agents.card_features import CARD_FEATURE_SETS
 from agents.match_odds import MATCH_MOON_PRESETS, MOON_MODELS
 from smear_env.checks import options_by_name
 from smear_env.house_rules import BASE_PRESETS, is_held_out
+from smear_env.rules import Rules
 from smear_env.schneider.game import GAME_NAME as SCHNEIDER
+from training.rules_draw import RulesDraw
 from training.teachers import MOVE_KINDS, TAUGHT_FROM_START, TEACHER_KINDS
 
 
@@ -51,6 +53,7 @@ class TrainConfig:
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     teacher_hold: bool = False  # specialists_and_start: the start agent labels every move the specialists do not
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
+    house_options: dict[str, Any] = field(default_factory=dict)  # universal: drawn house-rule sets have these values
     fixed_house_rules: dict[str, Any] = field(default_factory=dict)  # universal: matches against fixed_agent play these
     focus_sets: int = 0  # universal: house-rule sets init_from is scored on, then drawn by its losses (training.focus)
     focus_games: int = 40  # focus_sets: games against the rule bot that score each set (even: deal pairs)
@@ -232,6 +235,16 @@ def _validate_universal(c: TrainConfig) -> None:
         need(bool(c.init_from), "focus_sets", "the sets are scored by the agent the run starts from: set init_from")
         need(c.house_share > 0, "focus_sets", "focused sets are drawn for house-rule matches: expected house_share > 0")
         need(not c.house_rules, "focus_sets", "every match plays house_rules already: expected 0 with house_rules")
+        need(not c.house_options, "house_options", "focused sets are scored already: expected {} with focus_sets")
+    if c.house_options:
+        need(c.house_share > 0 and not c.house_rules, "house_options",
+             "they choose the drawn house-rule sets: expected house_share > 0 and no house_rules")  # fmt: skip
+        unknown = sorted(set(c.house_options) - {f.name for f in dataclasses.fields(Rules)})
+        need(not unknown, "house_options", f"{unknown} are not rule options (smear_env.rules.Rules)")
+        try:
+            RulesDraw(c.train_presets, c.house_share, only=c.house_options)
+        except ValueError as err:
+            need(False, "house_options", str(err))
     need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
          "every match plays house_rules already: expected {} with house_rules")  # fmt: skip
     for name in ("house_rules", "fixed_house_rules"):

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from smear_env.house_rules import draw_house_rules, is_held_out
 from smear_env.rules import Rules, get_rules
+
+ONLY_TRIES = 2000  # generator draws that must find one set with a stage's house_options, or the stage is refused
 
 
 class RulesDraw:
@@ -22,7 +25,8 @@ class RulesDraw:
 
     With ``fixed`` every match plays those rules (a run on one house-rule set, as an exploiter's). With
     ``focus`` (rule sets and their weights: :mod:`training.focus`) the house-rule sets are drawn from those
-    by weight, not from the whole generator.
+    by weight, not from the whole generator. With ``only`` (rule options and values) the generator's sets
+    without those values are drawn again: a stage on one kind of table, where the agent plays it worst.
     """
 
     def __init__(
@@ -31,8 +35,15 @@ class RulesDraw:
         house_share: float,
         fixed: Rules | None = None,
         focus: Sequence[tuple[Rules, float]] = (),
+        only: dict[str, Any] | None = None,
     ) -> None:
         self.presets, self.house_share, self.fixed = tuple(presets), house_share, fixed
+        self.only = dict(only or {})
+        if self.only and not any(self._wanted(self._draw_set(np.random.default_rng(k))) for k in range(ONLY_TRIES)):
+            raise ValueError(
+                f"none of {ONLY_TRIES} training house-rule sets of {', '.join(self.presets)} has "
+                f"{', '.join(f'{k} = {v!r}' for k, v in self.only.items())}: expected option values the generator draws"
+            )
         self._preset_rules = {p: get_rules(p) for p in self.presets}  # one object each: their caches are kept
         self._focus = [rules for rules, _ in focus]
         weights = np.array([weight for _, weight in focus], dtype=np.float64)
@@ -46,6 +57,24 @@ class RulesDraw:
         if self._focus:
             return self._focus[int(rng.choice(len(self._focus), p=self._focus_p))]
         while True:
+            rules = self._draw_set(rng)
+            if self._wanted(rules):
+                return rules
+
+    def _draw_set(self, rng: np.random.Generator) -> Rules:
+        """A training house-rule set from the generator (a held-out one is drawn again)."""
+        while True:
             rules = draw_house_rules(random.Random(int(rng.integers(2**62))), self.presets)
             if not is_held_out(rules):
                 return rules
+
+    def _wanted(self, rules: Rules) -> bool:
+        values = rules.to_dict()
+        return all(_same(values.get(name), value) for name, value in self.only.items())
+
+
+def _same(value: Any, wanted: Any) -> bool:
+    """A rule option's value against one a config gives (TOML and JSON give lists where rules hold tuples)."""
+    if isinstance(value, tuple | list) and isinstance(wanted, tuple | list):
+        return len(value) == len(wanted) and all(_same(v, w) for v, w in zip(value, wanted, strict=True))
+    return value == wanted
