@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from smear_env.house_rules import changes_from, evaluation_rule_sets
+from training.evaluate.cli import add_table_arguments, table_rules
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.tally import Tally
 
@@ -52,15 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("agent", help="agent spec (make_agent), e.g. agents/shipped/universal.npz")
     parser.add_argument("opponent", help="agent spec of the other side, e.g. rule")
-    parser.add_argument("--preset", default="ten_point")
-    parser.add_argument("--house", type=int, default=None, metavar="K", help="held-out house-rule set K instead")
-    parser.add_argument("--games", type=int, default=200, help="games (duplicate pairs: an even count)")
-    parser.add_argument("--seed", type=int, default=0)
+    add_table_arguments(parser, games=200)
     args = parser.parse_args(argv)
-    preset, rules = args.preset, {}
-    if args.house is not None:
-        house = evaluation_rule_sets(args.house + 1)[args.house]
-        preset, rules = house.name, changes_from(house)
+    preset, rules = table_rules(args)
     print(f"{args.agent} against {args.opponent} on {preset} {rules or ''}, {args.games} games, seed {args.seed}")
     print(table(bids_by_value(args.agent, args.opponent, preset, rules, args.games, args.seed)))
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from agents.base import Agent
 from agents.registry import make_agent
-from smear_env.house_rules import changes_from, evaluation_rule_sets
+from training.evaluate.cli import add_table_arguments, table_rules
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A
 from training.evaluate.tally import Tally
@@ -71,15 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("agent", help="agent spec (make_agent), e.g. agents/shipped/universal.npz")
     parser.add_argument("other", help="agent spec it plays against, e.g. agents/shipped/pitch_smudge.npz")
-    parser.add_argument("--preset", default="ten_point")
-    parser.add_argument("--house", type=int, default=None, metavar="K", help="held-out house-rule set K instead")
-    parser.add_argument("--games", type=int, default=400, help="games (duplicate pairs: an even count)")
-    parser.add_argument("--seed", type=int, default=0)
+    add_table_arguments(parser, games=400)
     args = parser.parse_args(argv)
-    preset, rules = args.preset, {}
-    if args.house is not None:
-        house = evaluation_rule_sets(args.house + 1)[args.house]
-        preset, rules = house.name, changes_from(house)
+    preset, rules = table_rules(args)
     a, b = args.agent, args.other
     print(f"against {b} on {preset} {rules or ''}, {args.games} games, seed {args.seed}")
     seats = {(a, a): "the agent", (a, b): "its bids, the other's play", (b, a): "the other's bids, its play"}

@@ -56,6 +56,23 @@ def parse_rule(text: str) -> tuple[str, Any]:
         return key.strip(), value.strip()
 
 
+def add_table_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """``--preset``, ``--house K``, ``--games`` and ``--seed``: the table and deals of a diagnostic script's match-up
+    (``research/scripts/``); :func:`table_rules` reads them back."""
+    parser.add_argument("--preset", default="ten_point")
+    parser.add_argument("--house", type=int, default=None, metavar="K", help="held-out house-rule set K instead")
+    parser.add_argument("--games", type=int, default=games, help="games (duplicate pairs: an even count)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def table_rules(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The preset and rule changes :func:`add_table_arguments`' options name (``--house K``: the K-th held-out set)."""
+    if args.house is None:
+        return args.preset, {}
+    house = evaluation_rule_sets(args.house + 1)[args.house]
+    return house.name, changes_from(house)
+
+
 def _method() -> str:
     """The package's account of the method (duplicate deals, determinism, outcomes), for ``--help``."""
     doc = training.evaluate.__doc__ or ""
