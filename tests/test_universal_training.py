@@ -161,6 +161,26 @@ def test_held_the_start_agent_labels_every_move_the_specialists_do_not() -> None
         SpecialistTeacher(card_features=18, moves=("bid",), hold=True)
 
 
+def test_a_table_expert_labels_every_move_at_its_table_and_nowhere_else() -> None:
+    """table: on its table the expert labels every kind of move; elsewhere the teacher is as without it."""
+    start, expert = load_policy(shipped_policy_path("ten_point")), load_policy(shipped_policy_path("minnesota"))
+    table, elsewhere = get_rules("minnesota", target_score=31), get_rules("minnesota", target_score=41)
+    teacher = SpecialistTeacher(
+        card_features=18, start=start, presets=("smear",), moves=("bid",), table=(table, expert)
+    )
+    assert [teacher.who(r) for r in (table, elsewhere, get_rules("minnesota"))] == ["table", "start", "start"]
+    obs_array, mask_array = minnesota_opening(expert)
+    inputs = card_head_input(obs_array, table, 18)
+    taught = teacher(table, inputs, mask_array)
+    assert labelled(taught).all()
+    features = inputs[:, obs_array.shape[1] :].reshape(len(inputs), 54, 18)
+    np.testing.assert_allclose(taught, expert.logits(obs_array, mask_array, features), atol=1e-4)
+    bids = np.array([kind == "bid" for kind in move_kinds(mask_array)])
+    np.testing.assert_array_equal(
+        labelled(teacher(elsewhere, card_head_input(obs_array, elsewhere, 18), mask_array)), bids
+    )
+
+
 def test_a_kickstarted_run_is_ppo_with_the_teachers_bids_as_a_second_loss(tmp_path: Path) -> None:
     kickstart = {
         "teacher": "specialists",
@@ -299,6 +319,44 @@ def test_a_stage_on_one_kind_of_table_trains_there_in_its_house_rule_matches(tmp
     )
     matches = Trainer(config, tmp_path).collector.matches
     assert all(m.game.rules.joker_rank == "not_trump" for m in matches)
+
+
+def test_a_run_with_a_table_expert_plays_at_its_table_and_is_taught_there(
+    tmp_path: Path, universal_agent: Path
+) -> None:
+    expert = {"table_teacher": str(universal_agent), "table_rules": JOKERS, "table_share": 0.5}
+    held = {"teacher": "specialists_and_start", "init_from": str(universal_agent), "teacher_hold": True,
+            "teacher_presets": ["minnesota"], "teacher_moves": ["bid"]}  # fmt: skip
+    trainer = Trainer(config_from_dict({**TINY, **held, **expert, "num_games": 16}), tmp_path)
+    table = get_rules("ten_point", **JOKERS)
+    assert trainer.collector.teacher.who(table) == "table"
+    assert 0 < sum(m.game.rules == table for m in trainer.collector.matches) < 16
+    batch = trainer.collector.collect(96, trainer._learner_policy(), [])
+    assert batch.targets is not None and 0 <= trainer.distill_update(batch)["agreement"] <= 1
+    trainer.writer.close()
+
+
+EXPERT = {"teacher": "specialists_and_start", "init_from": "start.pt", "table_teacher": "x.pt", "table_rules": JOKERS,
+          "table_share": 0.3}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({**EXPERT, "teacher": "", "init_from": ""}, "table_teacher = 'x.pt': it shapes a teacher's labels"),
+        ({**EXPERT, "teacher": "specialists"}, "teacher = 'specialists': a table expert teaches beside the start"),
+        ({**EXPERT, "table_teacher": ""}, "table_teacher = '': table_rules and table_share need an agent"),
+        ({**EXPERT, "table_rules": {}}, "table_rules = {}: expected the options of the expert's table"),
+        ({**EXPERT, "table_share": 0.0}, "table_share = 0.0: expected a share of the matches above 0"),
+        ({**EXPERT, "table_share": 1.5}, "table_share = 1.5: expected a share of the matches above 0, at most 1"),
+        ({**EXPERT, "table_rules": {"jokrs": 1}}, "table_rules = .*not rule options"),
+        ({**EXPERT, "table_rules": changes_from(HELD_OUT_TEN_POINT)}, "table_rules = .*a held-out house-rule set"),
+    ],
+)
+def test_a_table_expert_is_checked_before_a_run_starts(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **change})
+    config_from_dict({**TINY, **EXPERT})  # the same, well formed
 
 
 @pytest.fixture(scope="module")

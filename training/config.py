@@ -52,6 +52,9 @@ class TrainConfig:
     teacher_presets: list[str] = field(default_factory=list)  # teacher: specialists teach these presets only; [] = all
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     teacher_hold: bool = False  # specialists_and_start: the start agent labels every move the specialists do not
+    table_teacher: str = ""  # specialists_and_start: an agent's checkpoint that labels every move at table_rules' table
+    table_rules: dict[str, Any] = field(default_factory=dict)  # table_teacher: its table, preset with these options
+    table_share: float = 0.0  # table_teacher: the share of matches played at its table
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     house_options: dict[str, Any] = field(default_factory=dict)  # universal: drawn house-rule sets have these values
     fixed_house_rules: dict[str, Any] = field(default_factory=dict)  # universal: matches against fixed_agent play these
@@ -156,7 +159,8 @@ def _validate(c: TrainConfig) -> None:
     need(c.universal or not c.fixed_house_rules, "fixed_house_rules", "rules drawn per match need universal = true")
     need(c.opp_fixed > 0 or not c.fixed_house_rules, "fixed_house_rules", "they are the rules of opp_fixed's matches: "
          "expected opp_fixed > 0")  # fmt: skip
-    for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold"):
+    for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold", "table_teacher", "table_rules",
+                 "table_share"):  # fmt: skip
         need(bool(c.teacher) or not getattr(c, name), name, "it shapes a teacher's labels: set teacher")
     if c.universal or c.teacher:
         _validate_universal(c)
@@ -245,6 +249,8 @@ def _validate_universal(c: TrainConfig) -> None:
             RulesDraw(c.train_presets, c.house_share, only=c.house_options)
         except ValueError as err:
             need(False, "house_options", str(err))
+    if c.table_teacher or c.table_rules or c.table_share:
+        _check_table_teacher(c)
     need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
          "every match plays house_rules already: expected {} with house_rules")  # fmt: skip
     for name in ("house_rules", "fixed_house_rules"):
@@ -257,6 +263,29 @@ def _validate_universal(c: TrainConfig) -> None:
                 need(False, name, f"not rule options {c.preset} can play: {err}")
             need(name == "house_rules" or not is_held_out(rules), name,
                  "a held-out house-rule set (smear_env.house_rules), which training never plays")  # fmt: skip
+
+
+def _check_table_teacher(c: TrainConfig) -> None:
+    """A table expert: its checkpoint, a training table to teach at, a share of the matches there."""
+
+    def need(ok: bool, name: str, what: str) -> None:
+        if not ok:
+            raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
+
+    need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
+         f"{TAUGHT_FROM_START!r} with table_teacher")  # fmt: skip
+    need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
+    need(bool(c.table_rules), "table_rules", "expected the options of the expert's table, on top of preset")
+    need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
+    need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
+    from smear_env import get_rules
+
+    try:
+        rules = get_rules(c.preset, **c.table_rules)
+    except (ValueError, TypeError) as err:
+        need(False, "table_rules", f"not rule options {c.preset} can play: {err}")
+    need(not is_held_out(rules), "table_rules", "a held-out house-rule set (smear_env.house_rules), which "
+         "training never plays")  # fmt: skip
 
 
 def _check_late_start(c: TrainConfig) -> None:

@@ -227,8 +227,8 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
     """The training config of a train stage: the recipe's defaults, the stage's fields, its start and placeholders.
 
     Without ``agents`` (checking a recipe before anything runs) the agents that earlier stages will make do not
-    exist yet: ``init_from`` is checked as a name standing for one, and a ``fixed_agent`` naming one as the rule
-    bot would be.
+    exist yet: ``init_from`` and ``table_teacher`` are checked as a name standing for one, and a ``fixed_agent``
+    naming one as the rule bot would be.
     """
     fields = {**recipe.defaults, **stage.settings}
     if agents is None:
@@ -236,6 +236,7 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
         starts_from_agent = bool(fields.get("init_from")) or (stage is not recipe.stages[0] and not stage.fresh)
         fields = {k: v for k, v in fields.items() if k not in named | {"init_from"}}
         stand_ins = {"fixed_agent": "rule"} if "fixed_agent" in named else {}
+        stand_ins |= {"table_teacher": "<agent>"} if "table_teacher" in named else {}
         return config_from_dict(fields | stand_ins | ({"init_from": "<agent>"} if starts_from_agent else {}))
     fields = {k: _substitute(v, agents, previous) for k, v in fields.items()}
     if previous is not None and not stage.fresh and "init_from" not in stage.settings:

@@ -28,6 +28,10 @@ move included, so a kickstarted stage changes what the specialists teach and is 
 everywhere else. Every stage after the shipped one that left the card play to PPO lost the lead it
 had over the specialists of ``six_point`` and ``four_point`` (research log, 2026-12-06), and one
 whose every move was held kept it.
+
+``table``: one table (a training house-rule set) and an agent that labels every move there: a table
+expert, such as a 30-minute exploiter of the start agent trained at that table, which can play it
+far better than the start (research log, 2026-12-07). Elsewhere the teacher is as above.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ TEACHER_KINDS = {
     TAUGHT_FROM_START: "each preset's specialist on its preset's own rules, elsewhere the agent started from",
 }
 START = "start"  # what SpecialistTeacher.who names the start agent
+TABLE = "table"  # what SpecialistTeacher.who names the table expert
 NOBODY = "nobody"  # what SpecialistTeacher.who names the teacher of rules it does not label
 NO_LABEL = np.nan  # the logits of a row the teacher does not label
 #: the kinds of move a teacher may be limited to, each the first action id of its block of the action space
@@ -78,7 +83,7 @@ class SpecialistTeacher:
 
     def __init__(
         self, card_features: int = 0, start: Policy | None = None, presets: tuple[str, ...] = (),
-        moves: tuple[str, ...] = (), hold: bool = False,
+        moves: tuple[str, ...] = (), hold: bool = False, table: tuple[Rules, Policy] | None = None,
     ) -> None:  # fmt: skip
         if hold and start is None:
             raise ValueError("hold: the start agent labels the moves the specialists do not: expected a start agent")
@@ -87,6 +92,7 @@ class SpecialistTeacher:
         self.hold = hold  # the start also labels every move the specialists do not, of every kind
         self.presets = frozenset(presets)  # label only these presets' exact rules; empty: every rule set
         self.moves = frozenset(moves or MOVE_KINDS)  # label only these kinds of move
+        self.table = table  # a table's rules and its expert, who labels every move there
         self.policies: dict[str, Policy] = {}
         for preset in specialist_presets():  # retired specialists teach too
             policy = load_policy(specialist_policy_path(preset))
@@ -97,6 +103,8 @@ class SpecialistTeacher:
     def who(self, rules: Rules) -> str:
         """Which agent teaches ``rules``: its preset's name, :data:`START` or :data:`NOBODY`. Rows with one teacher
         share a batch."""
+        if self.table is not None and rules == self.table[0]:
+            return TABLE
         if self.start is None and not self.presets:
             return rules.name
         if rules not in self._exact:
@@ -111,7 +119,7 @@ class SpecialistTeacher:
         :data:`NO_LABEL` in the rows of moves or rules it does not teach."""
         name = self.who(rules)
         out = np.full(masks.shape, NO_LABEL, dtype=np.float32)
-        taught = [kind in self.moves and name != NOBODY for kind in move_kinds(masks)]
+        taught = [(kind in self.moves or name == TABLE) and name != NOBODY for kind in move_kinds(masks)]
         rows = [k for k, label in enumerate(taught) if label]
         if rows:
             out[rows] = self._logits(name, rules, inputs[rows], masks[rows])
@@ -121,7 +129,10 @@ class SpecialistTeacher:
         return out
 
     def _logits(self, name: str, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        policy = self.start if name == START else self.policies.get(name)
+        if name == TABLE and self.table is not None:
+            policy: Policy | None = self.table[1]
+        else:
+            policy = self.start if name == START else self.policies.get(name)
         if policy is None:
             raise ValueError(
                 f"no specialist teaches {rules.name!r} rules: the presets with one are {', '.join(self.policies)}"
@@ -136,11 +147,11 @@ class SpecialistTeacher:
 
 def make_teacher(
     kind: str, card_features: int, start: Policy | None = None, presets: tuple[str, ...] = (),
-    moves: tuple[str, ...] = (), hold: bool = False,
+    moves: tuple[str, ...] = (), hold: bool = False, table: tuple[Rules, Policy] | None = None,
 ) -> SpecialistTeacher:  # fmt: skip
     """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen;
     ``presets`` and ``moves``: the rules and kinds of move it labels; ``hold``: the start labels the rest (see the
-    module docstring)."""
+    module docstring); ``table``: a table's rules and the expert that labels every move there."""
     if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
     if kind == TAUGHT_FROM_START and start is None:
@@ -150,4 +161,6 @@ def make_teacher(
         raise ValueError(f"moves {unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
     if hold and kind != TAUGHT_FROM_START:
         raise ValueError(f"hold: the start agent labels the rest, and only {TAUGHT_FROM_START!r} has one")
-    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves, hold)
+    if table is not None and kind != TAUGHT_FROM_START:
+        raise ValueError(f"table: its expert teaches beside the start agent, and only {TAUGHT_FROM_START!r} has one")
+    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves, hold, table)
