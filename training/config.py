@@ -249,11 +249,16 @@ def _validate_universal(c: TrainConfig) -> None:
             RulesDraw(c.train_presets, c.house_share, only=c.house_options)
         except ValueError as err:
             need(False, "house_options", str(err))
-    if c.table_teacher or c.table_rules or c.table_share:
-        _check_table_teacher(c)
+    if c.table_teacher or c.table_rules or c.table_share:  # a table expert: an agent, its training table, a share
+        need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
+             f"{TAUGHT_FROM_START!r} with table_teacher")  # fmt: skip
+        need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
+        need(bool(c.table_rules), "table_rules", "expected the options of the expert's table, on top of preset")
+        need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
+        need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
     need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
          "every match plays house_rules already: expected {} with house_rules")  # fmt: skip
-    for name in ("house_rules", "fixed_house_rules"):
+    for name in ("house_rules", "fixed_house_rules", "table_rules"):
         if getattr(c, name):
             from smear_env import get_rules
 
@@ -263,29 +268,6 @@ def _validate_universal(c: TrainConfig) -> None:
                 need(False, name, f"not rule options {c.preset} can play: {err}")
             need(name == "house_rules" or not is_held_out(rules), name,
                  "a held-out house-rule set (smear_env.house_rules), which training never plays")  # fmt: skip
-
-
-def _check_table_teacher(c: TrainConfig) -> None:
-    """A table expert: its checkpoint, a training table to teach at, a share of the matches there."""
-
-    def need(ok: bool, name: str, what: str) -> None:
-        if not ok:
-            raise ValueError(f"training config: {name} = {getattr(c, name)!r}: {what}")
-
-    need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
-         f"{TAUGHT_FROM_START!r} with table_teacher")  # fmt: skip
-    need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
-    need(bool(c.table_rules), "table_rules", "expected the options of the expert's table, on top of preset")
-    need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
-    need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
-    from smear_env import get_rules
-
-    try:
-        rules = get_rules(c.preset, **c.table_rules)
-    except (ValueError, TypeError) as err:
-        need(False, "table_rules", f"not rule options {c.preset} can play: {err}")
-    need(not is_held_out(rules), "table_rules", "a held-out house-rule set (smear_env.house_rules), which "
-         "training never plays")  # fmt: skip
 
 
 def _check_late_start(c: TrainConfig) -> None:
