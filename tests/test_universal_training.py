@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ TINY = {
     "epochs": 1, "bc_hands": 0, "total_steps": 192, "eval_every_minutes": 0, "final_eval_matches": 2,
     "eval_opponents": ["random"], "device": "cpu", "checkpoint_every": 1, "match_moon": True, "moon_model": "network",
 }  # fmt: skip
+TEN_POINT, FOUR_POINT = get_rules("ten_point"), get_rules("four_point")
 
 
 def weights(path: Path) -> dict[str, torch.Tensor]:
@@ -181,6 +183,16 @@ def test_a_table_expert_labels_every_move_at_its_table_and_nowhere_else() -> Non
     )
 
 
+def test_an_expert_whose_card_head_reads_more_features_than_the_student_is_given_reads_its_own() -> None:
+    """A student of 15 card features and an expert of 18: the expert's head reads its 18 under the table's rules."""
+    start, expert = load_policy(shipped_policy_path("ten_point")), load_policy(shipped_policy_path("minnesota"))
+    table = get_rules("minnesota", target_score=31)
+    teacher = SpecialistTeacher(card_features=15, start=start, table=(table, expert))
+    obs_array, mask_array = minnesota_opening(expert)
+    taught = teacher(table, card_head_input(obs_array, table, 15), mask_array)
+    np.testing.assert_allclose(taught, expert.logits(obs_array, mask_array, rules=table), atol=1e-4)
+
+
 def test_a_kickstarted_run_is_ppo_with_the_teachers_bids_as_a_second_loss(tmp_path: Path) -> None:
     kickstart = {
         "teacher": "specialists",
@@ -248,6 +260,7 @@ def test_a_run_on_one_house_rule_set_plays_it_in_every_match_and_evaluates_on_it
         ({"house_rules": {"target_score": -3}}, "house_rules = .*not rule options ten_point can play"),
         ({"house_rules": {"targt_score": 21}}, "house_rules = .*not rule options ten_point can play"),
         ({"house_rules": ["target_score"]}, "house_rules = .*expected a dict"),
+        ({"house_rules": {"target_score": TEN_POINT.target_score}}, "house_rules = .*ten_point plays these already"),
     ],
 )
 def test_house_rules_for_a_run_are_checked_before_it_starts(change: dict, message: str) -> None:
@@ -291,11 +304,20 @@ HELD_OUT_TEN_POINT = next(r for r in evaluation_rule_sets(10) if r.name == "ten_
          "fixed_house_rules = .*every match plays house_rules already"),
         ({**AGAINST_FIXED, "fixed_house_rules": changes_from(HELD_OUT_TEN_POINT)},
          "fixed_house_rules = .*a held-out house-rule set"),
+        ({**AGAINST_FIXED, "preset": "four_point", "fixed_house_rules": {"lowest_rank": FOUR_POINT.lowest_rank}},
+         "fixed_house_rules = .*four_point plays these already"),  # no change: a preset, never a held-out set
     ],
 )  # fmt: skip
 def test_a_fixed_agents_table_is_checked_before_a_run_starts(change: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         config_from_dict({**TINY, **change})
+
+
+def test_the_fixed_agent_is_evaluated_at_its_table_even_where_eval_presets_leave_its_preset_out() -> None:
+    config = config_from_dict({**TINY, **AGAINST_FIXED, "fixed_house_rules": JOKERS, "eval_presets": ["minnesota"],
+                               "eval_opponents": ["fixed", "rule"]})  # fmt: skip
+    evaluations = Trainer._evaluations(SimpleNamespace(config=config))  # type: ignore[arg-type]
+    assert evaluations == [("ten_point", "fixed", "fixed@ten_point"), ("minnesota", "rule", "rule@minnesota")]
 
 
 @pytest.mark.parametrize(
@@ -306,6 +328,7 @@ def test_a_fixed_agents_table_is_checked_before_a_run_starts(change: dict, messa
         ({"house_options": JOKERS, "house_share": 0.0}, "house_options = .*expected house_share > 0"),
         ({"house_options": JOKERS, "house_rules": JOKERS}, "house_options = .*and no house_rules"),
         ({"house_options": JOKERS, "focus_sets": 4, "init_from": "x.pt"}, "house_options = .*with focus_sets"),
+        ({"house_options": JOKERS, "universal": False}, "house_options = .*need universal = true"),
     ],
 )
 def test_a_stages_kind_of_table_is_checked_before_it_starts(change: dict, message: str) -> None:
@@ -334,6 +357,16 @@ def test_a_run_with_a_table_expert_plays_at_its_table_and_is_taught_there(
     batch = trainer.collector.collect(96, trainer._learner_policy(), [])
     assert batch.targets is not None and 0 <= trainer.distill_update(batch)["agreement"] <= 1
     trainer.writer.close()
+
+
+def test_a_table_expert_that_cannot_play_its_table_is_refused_before_a_match_is_played(
+    tmp_path: Path, universal_agent: Path
+) -> None:
+    specialist = str(shipped_policy_path("pitch_smudge"))
+    expert = {"table_teacher": specialist, "table_rules": JOKERS, "table_share": 0.5}
+    held = {"teacher": "specialists_and_start", "init_from": str(universal_agent)}
+    with pytest.raises(ValueError, match=f"table_teacher = '{specialist}' cannot play its table: "):
+        Trainer(config_from_dict({**TINY, **held, **expert}), tmp_path)
 
 
 EXPERT = {"teacher": "specialists_and_start", "init_from": "start.pt", "table_teacher": "x.pt", "table_rules": JOKERS,

@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from smear_env.rules import get_rules
+from agents.neural_agent import Policy
+from smear_env.rules import Rules, get_rules
 from smear_env.signature import AnyRules, network_signature
 from training.config import TrainConfig, opponent_mix
 from training.export import policy_from_checkpoint
@@ -72,12 +73,22 @@ def make_collector(
         if c.teacher and not imitate:
             start = policy_from_checkpoint(c.init_from) if c.teacher == TAUGHT_FROM_START else None
             labels = tuple(c.teacher_presets), tuple(c.teacher_moves), c.teacher_hold
-            expert = (table, policy_from_checkpoint(c.table_teacher)) if table is not None else None
+            expert = (table, table_expert(c.table_teacher, table)) if table is not None else None
             extra["teacher"] = make_teacher(c.teacher, c.card_head, start, *labels, expert)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
                                   c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,
                                   match_reward=c.match_reward, late_start=0.0 if imitate else c.late_start,
                                   match_moon=c.match_moon, rival_weight=c.rival_weight, **extra)  # fmt: skip
+
+
+def table_expert(path: str, table: Rules) -> Policy:
+    """``table_teacher``'s policy, refused (before any match is played) unless it can play its table: a universal
+    network, or one made for exactly those rules."""
+    policy = policy_from_checkpoint(path)
+    problems = policy.differences(table)
+    if problems:
+        raise ValueError(f"training config: table_teacher = {path!r} cannot play its table: " + "; ".join(problems))
+    return policy
 
 
 def worker_games(num_games: int, workers: int) -> list[int]:

@@ -157,6 +157,7 @@ def _validate(c: TrainConfig) -> None:
     need(c.universal or not c.house_rules, "house_rules", "house rules for every match need universal = true")
     need(c.universal or not c.focus_sets, "focus_sets", "focused house-rule sets need universal = true")
     need(c.universal or not c.fixed_house_rules, "fixed_house_rules", "rules drawn per match need universal = true")
+    need(c.universal or not c.house_options, "house_options", "drawn house-rule sets need universal = true")
     need(c.opp_fixed > 0 or not c.fixed_house_rules, "fixed_house_rules", "they are the rules of opp_fixed's matches: "
          "expected opp_fixed > 0")  # fmt: skip
     for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold", "table_teacher", "table_rules",
@@ -266,6 +267,7 @@ def _validate_universal(c: TrainConfig) -> None:
                 rules = get_rules(c.preset, **getattr(c, name))
             except (ValueError, TypeError) as err:
                 need(False, name, f"not rule options {c.preset} can play: {err}")
+            need(rules != get_rules(c.preset), name, f"{c.preset} plays these already: expected a change to its rules")
             need(name == "house_rules" or not is_held_out(rules), name,
                  "a held-out house-rule set (smear_env.house_rules), which training never plays")  # fmt: skip
 

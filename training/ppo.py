@@ -532,12 +532,17 @@ class Trainer:
 
     def _evaluations(self) -> list[tuple[str, str, str]]:
         """(preset, opponent, label) of each evaluation: every baseline on the run's preset, or on each of a
-        universal run's ``eval_presets`` (labelled ``opponent@preset`` then)."""
+        universal run's ``eval_presets`` (labelled ``opponent@preset`` then). With ``fixed_house_rules`` the fixed
+        agent is met at its table alone, on ``preset``, whether or not ``eval_presets`` names it."""
         c = self.config
         presets = c.eval_presets or [c.preset]
         if presets == [c.preset]:
             return [(c.preset, opponent, opponent) for opponent in c.eval_opponents]
-        return [(p, opponent, f"{opponent}@{p}") for p in presets for opponent in c.eval_opponents]
+        at_table = bool(c.fixed_house_rules) and "fixed" in c.eval_opponents
+        pairs = [(p, o) for p in presets for o in c.eval_opponents if not (at_table and o == "fixed" and p != c.preset)]
+        if at_table and c.preset not in presets:
+            pairs.insert(0, (c.preset, "fixed"))
+        return [(p, opponent, f"{opponent}@{p}") for p, opponent in pairs]
 
 
 def _score_focus(c: TrainConfig, address: str) -> list[FocusSet]:

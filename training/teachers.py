@@ -140,9 +140,14 @@ class SpecialistTeacher:
         size = observation_size(rules.num_players)
         obs = inputs[:, :size]
         features = None
-        if self.card_features:
+        if self.card_features and self.card_features >= card_head_reads(policy):  # a head reads the first 15 of 18
             features = inputs[:, size:].reshape(len(inputs), NUM_CARDS, self.card_features)
         return policy.logits(obs, masks, features, rules=rules)  # else a card head reads them under the real rules
+
+
+def card_head_reads(policy: Policy) -> int:
+    """How many features a card the policy's card head reads (0 without one)."""
+    return len(policy.card_head[0][0]) if policy.card_head else 0
 
 
 def make_teacher(
