@@ -3,9 +3,11 @@
 Why: an agent that loses to another head to head may lose in the auction or in the tricks, and
 the harness's win rate cannot say which. Two seats made of halves can: the agent's bids (and
 its trumps and calls) with the other's discards and card play, and the other way round, each
-played against the other agent on the same duplicate deals. On ``pitch_smudge`` (research log,
-2026-12-07) the universal agent won 0.470 against the specialist, its bids with the
-specialist's play 0.467 and the specialist's bids with its play 0.492: its bids were the gap.
+played against the other agent on the same duplicate deals. Where the bidder's first lead sets
+trump (``trump_by = "first_lead"``: ``pitch_smudge``, ``four_point``, ``six_point``) that lead is
+the trump choice, so it goes with the bids. On ``pitch_smudge`` (research log, 2026-12-07) the
+universal agent won 0.470 against the specialist; with the first lead counted as play, its bids
+with the specialist's play won 0.467 and the specialist's bids with its play 0.492.
 
     .venv/bin/python research/scripts/bids_or_play.py agents/shipped/universal.npz agents/shipped/pitch_smudge.npz \
         --preset pitch_smudge --games 2000 --seed 9003
@@ -27,8 +29,15 @@ from training.stats import wilson_interval
 AUCTION = ("bid", "trump", "call")  # the phases the bidding half plays; the other half discards and plays the cards
 
 
+def names_trump(view: dict[str, Any]) -> bool:
+    """Whether this move chooses trump: the auction's phases, or a lead that sets trump (``trump_by = "first_lead"``,
+    where no trump is set until the bidder leads)."""
+    return view.get("phase") in AUCTION or (view.get("phase") == "play" and view.get("trump") is None)
+
+
 class Halves(Agent):
-    """One seat: ``bidder`` in the auction (bids, trump, calls), ``player`` in the discards and the tricks."""
+    """One seat: ``bidder`` in the auction (bids, trump, calls, and a trump-setting first lead), ``player`` in the
+    discards and the tricks."""
 
     def __init__(self, bidder: Agent, player: Agent, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -40,7 +49,7 @@ class Halves(Agent):
         self.player.reset(seed)
 
     def act(self, view: dict[str, Any], observation: Any = None) -> int:
-        half = self.bidder if view.get("phase") in AUCTION else self.player
+        half = self.bidder if names_trump(view) else self.player
         return half.act(view, observation)
 
 
@@ -73,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("other", help="agent spec it plays against, e.g. agents/shipped/pitch_smudge.npz")
     add_table_arguments(parser, games=400)
     args = parser.parse_args(argv)
-    preset, rules = table_rules(args)
+    preset, rules = table_rules(parser, args)
     a, b = args.agent, args.other
     print(f"against {b} on {preset} {rules or ''}, {args.games} games, seed {args.seed}")
     seats = {(a, a): "the agent", (a, b): "its bids, the other's play", (b, a): "the other's bids, its play"}

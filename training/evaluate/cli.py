@@ -38,6 +38,7 @@ from typing import Any
 
 import training.evaluate
 from smear_env.house_rules import changes_from, describe_changes, evaluation_rule_sets
+from smear_env.rules import Rules
 from training.cli import ArgumentParser, check_writable_file, int_at_least
 from training.evaluate.games import STARTS
 from training.evaluate.results import write_results
@@ -59,18 +60,30 @@ def parse_rule(text: str) -> tuple[str, Any]:
 def add_table_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     """``--preset``, ``--house K``, ``--games`` and ``--seed``: the table and deals of a diagnostic script's match-up
     (``research/scripts/``); :func:`table_rules` reads them back."""
-    parser.add_argument("--preset", default="ten_point")
-    parser.add_argument("--house", type=int, default=None, metavar="K", help="held-out house-rule set K instead")
-    parser.add_argument("--games", type=int, default=games, help="games (duplicate pairs: an even count)")
+    parser.add_argument("--preset", default="ten_point", help="game preset (smear_env.list_presets())")
+    parser.add_argument("--house", type=int_at_least(0), default=None, metavar="K",
+                        help="held-out house-rule set K instead of --preset")  # fmt: skip
+    parser.add_argument("--games", type=int_at_least(2), default=games, help="games (duplicate pairs: an even count)")
     parser.add_argument("--seed", type=int, default=0)
 
 
-def table_rules(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """The preset and rule changes :func:`add_table_arguments`' options name (``--house K``: the K-th held-out set)."""
+def table_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The preset and rule changes :func:`add_table_arguments`' options name (``--house K``: the K-th held-out set);
+    an odd ``--games`` or ``--preset`` beside ``--house`` ends the script with a usage error."""
+    if args.games % 2:
+        parser.error(f"--games {args.games}: expected an even count (every deal is played twice, seats swapped)")
+    house = held_out_set(parser, args)
+    return (args.preset, {}) if house is None else (house.name, changes_from(house))
+
+
+def held_out_set(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Rules | None:
+    """The held-out house-rule set ``--house K`` names (None without it); a usage error when ``--preset`` (or
+    ``--rule``) is given too, since the set brings its own."""
     if args.house is None:
-        return args.preset, {}
-    house = evaluation_rule_sets(args.house + 1)[args.house]
-    return house.name, changes_from(house)
+        return None
+    if getattr(args, "rule", None) or args.preset != "ten_point":
+        parser.error("--house K plays the K-th held-out house-rule set: --preset and --rule do not go with it")
+    return evaluation_rule_sets(args.house + 1)[args.house]
 
 
 def _method() -> str:
@@ -121,10 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if bool(args.ladder) == bool(args.agents) or (args.agents and len(args.agents) != 2):
         parser.error("give two agents (A B) or --ladder with two or more agents")
-    if args.house is not None:
-        if args.rule or args.preset != "ten_point":
-            parser.error("--house K plays the K-th held-out house-rule set: --preset and --rule do not go with it")
-        house = evaluation_rule_sets(args.house + 1)[args.house]
+    house = held_out_set(parser, args)
+    if house is not None:
         args.preset, args.rule = house.name, list(changes_from(house).items())
         print(f"house-rule set {args.house}: {house.name} with {describe_changes(house)}", file=sys.stderr)
     common = {
