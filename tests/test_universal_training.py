@@ -126,6 +126,31 @@ def test_a_teacher_limited_to_the_bids_of_one_preset_labels_those_and_leaves_eve
     assert not labelled(teacher(house, card_head_input(obs_array, house, 18), mask_array)).any()
 
 
+def opening(preset: str, moves: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """The vectors and masks of a game's first ``moves`` positions, each seat playing its first legal move."""
+    game, observer = Game(get_rules(preset), seed=3), Observer(4)
+    obs, masks = [], []
+    for _ in range(moves):
+        obs.append(observer.vector(game, game.current_player))
+        masks.append(action_mask(game.legal_mask()))
+        game.apply(game.legal_actions()[0])
+    return np.stack(obs), np.stack(masks)
+
+
+def test_where_the_first_lead_sets_trump_that_lead_is_a_trump_move_and_the_teacher_of_trumps_labels_it() -> None:
+    obs_array, mask_array = opening("pitch_smudge")
+    cards = move_kinds(mask_array)
+    kinds = move_kinds(mask_array, get_rules("pitch_smudge"), obs_array)
+    first_play = cards.index("play")
+    assert "trump" not in cards and kinds[first_play] == "trump" and kinds[first_play + 1 :].count("trump") == 0
+    assert [k for k in kinds if k != "trump"] == [k for i, k in enumerate(cards) if i != first_play]
+    teacher = SpecialistTeacher(card_features=18, presets=("pitch_smudge",), moves=("bid", "trump"))
+    taught = teacher(get_rules("pitch_smudge"), card_head_input(obs_array, get_rules("pitch_smudge"), 18), mask_array)
+    np.testing.assert_array_equal(labelled(taught), [k in ("bid", "trump") for k in kinds])
+    ten_obs, ten_masks = opening("ten_point")
+    assert move_kinds(ten_masks, get_rules("ten_point"), ten_obs) == move_kinds(ten_masks)
+
+
 def test_with_a_start_agent_the_presets_not_listed_are_taught_by_it() -> None:
     """specialists_and_start with teacher_presets: the specialists where listed, the start agent on the rest."""
     start = load_policy(shipped_policy_path("ten_point"))

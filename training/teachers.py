@@ -32,6 +32,11 @@ whose every move was held kept it.
 ``table``: one table (a training house-rule set) and an agent that labels every move there: a table
 expert, such as a 30-minute exploiter of the start agent trained at that table, which can play it
 far better than the start (research log, 2026-12-07). Elsewhere the teacher is as above.
+
+A move's kind is its block of the action space, but for one: where the bidder's first lead sets
+trump (``trump_by = "first_lead"``: ``pitch_smudge``, ``four_point``, ``six_point``) that lead is a
+``trump`` move, the choice the other presets make in their trump phase. Counted as card play, a
+teacher of the bids and trumps would leave those presets' trump choice untaught.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from agents.neural_agent import Policy, load_policy
 from agents.shipped import specialist_policy_path, specialist_presets
 from smear_env import actions as A
 from smear_env.cards import NUM_CARDS
-from smear_env.observation import observation_size
+from smear_env.observation import layout, observation_size
 from smear_env.rules import Rules
 
 #: the teacher that needs the agent a run starts from (``init_from``): it teaches every rule set but the presets'
@@ -61,12 +66,18 @@ MOVE_KINDS = {"bid": A.PASS, "trump": A.TRUMP_BASE, "call": A.CALL_BASE, "discar
               "play": A.PLAY_BASE}  # fmt: skip
 
 
-def move_kinds(masks: np.ndarray) -> list[str]:
-    """The kind of each decision ``[B, A]`` (its legal moves lie in one block of the action space)."""
+def move_kinds(masks: np.ndarray, rules: Rules | None = None, obs: np.ndarray | None = None) -> list[str]:
+    """The kind of each decision ``[B, A]`` (its legal moves lie in one block of the action space); with the
+    ``rules`` and observation vectors ``obs`` ``[B, ...]``, a lead that sets trump is a ``trump`` move."""
     starts = np.array(list(MOVE_KINDS.values()))
     first = masks.argmax(1)
     names = list(MOVE_KINDS)
-    return [names[k] for k in np.searchsorted(starts, first, side="right") - 1]
+    kinds = [names[k] for k in np.searchsorted(starts, first, side="right") - 1]
+    if rules is None or obs is None or rules.trump_by != "first_lead":
+        return kinds
+    start, size = next((start, size) for name, start, size in layout(rules.num_players) if name == "trump")
+    no_trump = ~obs[:, start : start + size].any(1)  # no trump yet: this card sets it
+    return ["trump" if kind == "play" and unset else kind for kind, unset in zip(kinds, no_trump)]
 
 
 def labelled(targets: np.ndarray) -> np.ndarray:
@@ -119,7 +130,8 @@ class SpecialistTeacher:
         :data:`NO_LABEL` in the rows of moves or rules it does not teach."""
         name = self.who(rules)
         out = np.full(masks.shape, NO_LABEL, dtype=np.float32)
-        taught = [(kind in self.moves or name == TABLE) and name != NOBODY for kind in move_kinds(masks)]
+        kinds = move_kinds(masks, rules, inputs[:, : observation_size(rules.num_players)])
+        taught = [(kind in self.moves or name == TABLE) and name != NOBODY for kind in kinds]
         rows = [k for k, label in enumerate(taught) if label]
         if rows:
             out[rows] = self._logits(name, rules, inputs[rows], masks[rows])
