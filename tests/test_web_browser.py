@@ -467,6 +467,31 @@ def test_the_keyboard_alone_plays_digits_arrows_enter_space_and_typed_moves(page
     check_against_record(page, http, table, api_state(http, table))
 
 
+def test_a_state_that_arrives_twice_draws_the_moves_once(page: Any, http: httpx.Client) -> None:
+    """A move's answer and the event stream both carry the next state. Drawing it twice replaced the move buttons
+    under the person's keys: a Space pressed on a discard as the second copy came was lost (its keyup landed on a
+    new button), and the table waited for a move it never got. In ten_point each seat discards down to six in a
+    row, so after the person's discard it is still their turn."""
+    table = start_game(page, "ten_point", "target_score=5", seed=3)
+    count_draws = "window.handDrawn = 0; new MutationObserver(() => { window.handDrawn += 1; })"
+    page.evaluate(f"() => {{ {count_draws}.observe(document.getElementById('hand'), {{childList: true}}); }}")
+    for _ in range(MAX_TURNS):
+        wait_for_turn(page)
+        state = checked_turn(page, http, table)
+        if state["view"]["phase"] == "discard":
+            break
+        page.get_by_role("button", name="pass" if "pass" in state["legal_moves"] else state["legal_moves"][0]).click()
+        wait_past(page, state["version"])
+    else:
+        raise AssertionError("the person never discarded")
+    drawn = page.evaluate("window.handDrawn")
+    page.get_by_role("button", name=state["legal_moves"][0], exact=True).click()
+    wait_past(page, state["version"])
+    page.wait_for_timeout(1000)  # time for the second copy (answer or event) to arrive: it must change nothing
+    assert page_version(page) == state["version"] + 1 == api_state(http, table)["version"]
+    assert page.evaluate("window.handDrawn") - drawn == 1
+
+
 def test_the_help_panel_lists_the_keys_and_closes_with_escape(page: Any) -> None:
     page.keyboard.press("?")
     help_panel = page.get_by_role("dialog", name="Keyboard")

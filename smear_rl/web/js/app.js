@@ -86,9 +86,17 @@ async function resume(saved) {
 }
 
 // ------------------------------------------------------------------ drawing a state
+/** Take a state from the server. A move's answer and the event stream both carry the state after it, and the server
+ * builds one state per version: a version already shown is not drawn again, since redrawing the move buttons under
+ * the person's keys loses a Space pressed as the copy arrives. */
 function show(next, { quiet = false } = {}) {
-  if (state && state.id === next.id && next.version < state.version) return; // an older state arrived late
+  if (state && state.id === next.id && next.version <= state.version) return; // shown already, or older and late
   state = next;
+  draw({ quiet });
+}
+
+/** Draw the current state: the table, the moves (with the keyboard focus kept on them) and what to announce. */
+function draw({ quiet = false } = {}) {
   const root = $("table");
   root.dataset.version = String(state.version);
   root.dataset.yourTurn = String(state.your_turn);
@@ -180,7 +188,7 @@ async function makeMove(move) {
     show(next);
   } catch (err) {
     $("move-error").textContent = `${move}: ${errorText(err)}`;
-    show(state);
+    draw(); // the same state again, its moves enabled again
   }
 }
 
