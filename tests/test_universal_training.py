@@ -440,3 +440,13 @@ def test_a_universal_network_refuses_a_table_of_more_seats_than_its_observation_
     seven = get_rules("ten_point_midwest", num_players=7, hand_size=7, partnerships=False)
     with pytest.raises(ValueError, match=f"observation_size is {Observer(6).size} in .* but {Observer(7).size} here"):
         make_agent(str(universal_agent), seven, 0)
+
+
+def test_the_plan_a_run_prints_names_every_option_that_chooses_its_rules(tmp_path: Path) -> None:
+    chosen = {"house_options": {"target_score": 21}, "fixed_house_rules": JOKERS, **AGAINST_FIXED, **EXPERT}
+    words = " ".join(plan(tmp_path, config_from_dict({**TINY, **chosen})).split())
+    assert words.startswith(
+        "Training a universal agent (rules drawn per match: 3 presets, house rules 0.5 with target_score=21; "
+        "against the fixed agent ten_point with joker_rank='not_trump', discard_trump='free'; "
+        "0.3 at ten_point with joker_rank='not_trump', discard_trump='free', taught there by x.pt) into"
+    )

@@ -75,15 +75,26 @@ def standings(curve: Path) -> list[Standing]:
     return out
 
 
+def _options(options: dict) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in options.items())
+
+
 def agent_kind(c: TrainConfig) -> str:
-    """What the run's agent plays, in words: its preset, one house-rule set of it, or rules drawn per match."""
+    """What the run's agent plays, in words: its preset, one house-rule set of it, or rules drawn per match, with
+    every option that changes which rules its matches play (so the plan a run prints is the whole plan)."""
     if c.house_rules:
-        return f"{c.preset} agent under house rules ({', '.join(f'{k}={v!r}' for k, v in c.house_rules.items())})"
-    if c.universal:
-        focus = f" from {c.focus_sets} sets weighted by its losses" if c.focus_sets else ""
-        return (f"universal agent (rules drawn per match: {len(c.train_presets)} presets, "
-                f"house rules {c.house_share:g}{focus})")  # fmt: skip
-    return f"{c.preset} agent"
+        return f"{c.preset} agent under house rules ({_options(c.house_rules)})"
+    if not c.universal:
+        return f"{c.preset} agent"
+    drawn = f"house rules {c.house_share:g}"
+    drawn += f" from {c.focus_sets} sets weighted by its losses" if c.focus_sets else ""
+    drawn += f" with {_options(c.house_options)}" if c.house_options else ""
+    if c.fixed_house_rules:
+        drawn += f"; against the fixed agent {c.preset} with {_options(c.fixed_house_rules)}"
+    if c.table_teacher:
+        drawn += (f"; {c.table_share:g} at {c.preset} with {_options(c.table_rules)}, "
+                  f"taught there by {c.table_teacher}")  # fmt: skip
+    return f"universal agent (rules drawn per match: {len(c.train_presets)} presets, {drawn})"
 
 
 def plan(out: Path, config: TrainConfig, step: int = 0) -> str:
