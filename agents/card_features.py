@@ -44,14 +44,14 @@ points on a partner's trick.
 
 from __future__ import annotations
 
-import functools
 from bisect import bisect_right
+from collections.abc import Mapping
 
 import numpy as np
 
 from smear_env.cards import JOKER1, JOKER2, NUM_CARDS, cards_of, mask_of
 from smear_env.game import PLAY
-from smear_env.observation import layout
+from smear_env.observation import block_starts
 from smear_env.rules import Rules
 from smear_env.scoring import CARD_VALUES
 from smear_env.trump import JOKER_POWER, TrumpTable, beats, trick_winner, trump_table
@@ -60,11 +60,6 @@ from smear_env.trump import JOKER_POWER, TrumpTable, beats, trick_winner, trump_
 CARD_FEATURES = 18
 #: how many of them a card head may read: the first 15 (heads made before features 15 to 17), or all
 CARD_FEATURE_SETS = (15, CARD_FEATURES)
-
-
-@functools.lru_cache(maxsize=16)
-def _offsets(num_players: int) -> dict[str, int]:
-    return {name: start for name, start, _ in layout(num_players)}
 
 
 _CARD_BLOCK = (1 << NUM_CARDS) - 1
@@ -87,7 +82,7 @@ def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> 
         raise ValueError(f"card features: {count!r} of them is not one of the sets {CARD_FEATURE_SETS}")
     rows = np.atleast_2d(np.asarray(obs, dtype=np.float32))
     out = np.zeros((len(rows), NUM_CARDS, CARD_FEATURES), np.float32)
-    off = _offsets(rules.num_players)
+    off = block_starts(rules.num_players)
     deck = mask_of(rules.deck)
     for i, row in enumerate(rows):
         trump = row[off["trump"] : off["trump"] + 4]
@@ -97,7 +92,7 @@ def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> 
     return out if np.ndim(obs) == 2 else out[0]
 
 
-def _fill(out: np.ndarray, row: np.ndarray, off: dict[str, int], n: int, deck: int, table: TrumpTable) -> None:
+def _fill(out: np.ndarray, row: np.ndarray, off: Mapping[str, int], n: int, deck: int, table: TrumpTable) -> None:
     blocks = _Blocks(row)
     hand = blocks[off["hand"]]
     played = [blocks[off[f"played[{k}]"]] for k in range(n)]

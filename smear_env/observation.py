@@ -75,8 +75,10 @@ unit is the most points a hand can award, so 1 means a whole hand or more away.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -103,6 +105,13 @@ def layout(num_players: int) -> list[tuple[str, int, int]]:
     blocks = compact_layout(max(num_players, MAX_SEATS))
     _, start, size = blocks[-1]
     return [*blocks, ("rules", start + size, RULES_FEATURES)]
+
+
+@functools.lru_cache(maxsize=16)
+def block_starts(num_players: int) -> Mapping[str, int]:
+    """Where each block of the vector starts, by name: what readers of the vector (card features, teachers) index
+    by, built once per player count since they read it for every batch."""
+    return MappingProxyType({name: start for name, start, _ in layout(num_players)})
 
 
 def compact_layout(num_players: int) -> list[tuple[str, int, int]]:
@@ -146,7 +155,7 @@ def older_positions(num_players: int, version: int) -> np.ndarray:
     size = observation_size(num_players, version)  # refuses an unknown version
     if version == OBSERVATION_VERSION:
         return np.arange(size)
-    wide = {name: start for name, start, _ in layout(num_players)}
+    wide = block_starts(num_players)
     positions = [wide[name] + i for name, _, block in compact_layout(num_players) for i in range(block)]
     return np.asarray(positions[:size], dtype=np.int64)
 
