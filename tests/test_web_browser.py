@@ -457,7 +457,16 @@ def test_the_keyboard_alone_plays_digits_arrows_enter_space_and_typed_moves(page
             page.keyboard.press("Enter")
             page.keyboard.press("Escape")  # back from the text box to the moves
         ways[way] += 1
-        wait_past(page, state["version"])
+        try:
+            wait_past(page, state["version"])
+        except Exception as err:  # say which key and what the page showed, not a bare timeout
+            shown_now = page.evaluate(
+                "[document.activeElement.outerHTML.slice(0, 200), document.getElementById('move-error').textContent,"
+                " document.getElementById('table').dataset.version]"
+            )
+            raise AssertionError(
+                f"turn {turn}: {way} for {shown[index]!r} of {shown} made no move: {shown_now}"
+            ) from err
         after = api_state(http, table)
         mine = [e["move"] for e in after["log"] if e["seat"] == 0 and "move" in e]
         assert mine[-1] == shown[index], way
@@ -465,6 +474,17 @@ def test_the_keyboard_alone_plays_digits_arrows_enter_space_and_typed_moves(page
         raise AssertionError("the match did not end")
     assert min(ways.values()) >= 1, ways
     check_against_record(page, http, table, api_state(http, table))
+
+
+def test_a_typed_bid_of_10_is_that_bid_and_a_typed_10_of_a_suit_is_that_card(page: Any) -> None:
+    """Every "10" was read as a ten's card letter, so "bid 10" (ten_point's top bid) or "10" meant no legal move,
+    and a person typing it saw a refusal: the keyboard test's turns that chose that bid waited for a move."""
+    cases = [("bid 10", ["pass", "bid 10"]), ("10", ["pass", "bid 10"]), ("10s", ["play TS", "play 2S"]),
+             ("play 10h", ["play TH"]), ("TH", ["discard TH"]), ("4", ["bid 4", "play 4S"])]  # fmt: skip
+    script = (
+        "async cases => { const m = await import('./js/moves.js'); return cases.map(([t, l]) => m.typedMove(t, l)); }"
+    )
+    assert page.evaluate(script, cases) == ["bid 10", "bid 10", "play TS", "play TH", "discard TH", "bid 4"]
 
 
 def test_a_state_that_arrives_twice_draws_the_moves_once(page: Any, http: httpx.Client) -> None:

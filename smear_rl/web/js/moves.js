@@ -143,16 +143,16 @@ export function renderMoves(container, state) {
  * card), a bid's number ("4"), or a word ("pass", "moon"); null when it matches none.
  */
 export function typedMove(text, legal) {
-  const words = text.trim().toLowerCase().replace(/\b10/g, "t").split(/\s+/).filter(Boolean);
-  if (!words.length) return null;
-  const wanted = words.join(" ");
-  const exact = legal.find((move) => move.toLowerCase() === wanted);
-  if (exact) return exact;
+  const typed = text.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (!typed.length) return null;
+  const words = typed.map((word) => word.replace(/^10(?=[a-z])/, "t")); // a ten as a card: "10s" is "TS"
+  const exact = legal.find((move) => [typed.join(" "), words.join(" ")].includes(move.toLowerCase()));
+  if (exact) return exact; // "bid 10" as typed, "play 10s" as "play TS"
   if (words.length === 1) {
     const [word] = words;
     const byCard = legal.filter((move) => (cardOfMove(move) ?? "").toLowerCase() === word);
     if (byCard.length === 1) return byCard[0];
-    const asBid = legal.find((move) => move === `bid ${word}`);
+    const asBid = legal.find((move) => move === `bid ${typed[0]}`);
     if (asBid) return asBid;
     const asTrump = legal.find((move) => move === `trump ${word.toUpperCase()}`);
     if (asTrump) return asTrump;
