@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from typing import Any
 
-from training.evaluate.cli import add_table_arguments, table_rules
+from training.evaluate.cli import add_table_arguments, table_from_arguments
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.tally import Tally
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("opponent", help="agent spec of the other side, e.g. rule")
     add_table_arguments(parser, games=200)
     args = parser.parse_args(argv)
-    preset, rules = table_rules(parser, args)
+    preset, rules = table_from_arguments(parser, args)
     print(f"{args.agent} against {args.opponent} on {preset} {rules or ''}, {args.games} games, seed {args.seed}")
     print(table(bids_by_value(args.agent, args.opponent, preset, rules, args.games, args.seed)))
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from agents.base import Agent
 from agents.registry import make_agent
-from training.evaluate.cli import add_table_arguments, table_rules
+from training.evaluate.cli import add_table_arguments, table_from_arguments
 from training.evaluate.games import MatchConfig, Runner
 from training.evaluate.lineups import A
 from training.evaluate.tally import Tally
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("other", help="agent spec it plays against, e.g. agents/shipped/pitch_smudge.npz")
     add_table_arguments(parser, games=400)
     args = parser.parse_args(argv)
-    preset, rules = table_rules(parser, args)
+    preset, rules = table_from_arguments(parser, args)
     a, b = args.agent, args.other
     print(f"against {b} on {preset} {rules or ''}, {args.games} games, seed {args.seed}")
     seats = {(a, a): "the agent", (a, b): "its bids, the other's play", (b, a): "the other's bids, its play"}

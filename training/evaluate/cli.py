@@ -59,7 +59,7 @@ def parse_rule(text: str) -> tuple[str, Any]:
 
 def add_table_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     """``--preset``, ``--house K``, ``--games`` and ``--seed``: the table and deals of a diagnostic script's match-up
-    (``research/scripts/``); :func:`table_rules` reads them back."""
+    (``research/scripts/``); :func:`table_from_arguments` reads them back."""
     parser.add_argument("--preset", default="ten_point", help="game preset (smear_env.list_presets())")
     parser.add_argument("--house", type=int_at_least(0), default=None, metavar="K",
                         help="held-out house-rule set K instead of --preset")  # fmt: skip
@@ -67,7 +67,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, games: int) -> None:
     parser.add_argument("--seed", type=int, default=0)
 
 
-def table_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+def table_from_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The preset and rule changes :func:`add_table_arguments`' options name (``--house K``: the K-th held-out set);
     an odd ``--games`` or ``--preset`` beside ``--house`` ends the script with a usage error."""
     if args.games % 2:
