@@ -53,7 +53,7 @@ class TrainConfig:
     teacher_moves: list[str] = field(default_factory=list)  # teacher: label these kinds of move only (MOVE_KINDS)
     teacher_hold: bool = False  # specialists_and_start: the start agent labels every move the specialists do not
     table_teacher: str = ""  # specialists_and_start: an agent's checkpoint that labels every move at table_rules' table
-    table_rules: dict[str, Any] = field(default_factory=dict)  # table_teacher: its table, preset with these options
+    table_rules: dict[str, Any] = field(default_factory=dict)  # table_teacher: its table, preset plus these ({}: none)
     table_share: float = 0.0  # table_teacher: the share of matches played at its table
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     house_options: dict[str, Any] = field(default_factory=dict)  # universal: drawn house-rule sets have these values
@@ -254,7 +254,6 @@ def _validate_universal(c: TrainConfig) -> None:
         need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
              f"{TAUGHT_FROM_START!r} with table_teacher")  # fmt: skip
         need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
-        need(bool(c.table_rules), "table_rules", "expected the options of the expert's table, on top of preset")
         need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
         need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
     need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
