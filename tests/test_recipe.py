@@ -227,6 +227,29 @@ def test_a_later_stage_may_focus_where_the_agent_before_it_loses(tmp_path: Path)
     assert config.focus_sets == 4 and config.init_from == str(tmp_path / "teach" / "agent.pt")
 
 
+TABLES = """
+[[stage]]
+name = "tables"
+teacher = "specialists_and_start"
+teacher_hold = true
+tables = [{teacher = "{stage:teach}", preset = "minnesota", share = 0.2},
+          {teacher = "{previous}", preset = "ten_point", rules = {joker_rank = "not_trump"}, share = 0.3}]
+total_steps = 128
+"""
+
+
+def test_a_stage_names_earlier_stages_as_its_table_experts(tmp_path: Path) -> None:
+    recipe = load_recipe(write(tmp_path, TEACH + PPO + TABLES))
+    teach, ppo = tmp_path / "1_teach" / "agent.pt", tmp_path / "2_ppo" / "agent.pt"
+    config = stage_config(recipe, recipe.stages[2], ppo, {"teach": teach, "ppo": ppo})
+    assert [(e.teacher, e.preset, e.share) for e in config.table_experts()] == [
+        (str(teach), "minnesota", 0.2), (str(ppo), "ten_point", 0.3)]  # fmt: skip
+    with pytest.raises(ValueError, match="stage tables: {stage:later} names no earlier stage"):
+        load_recipe(write(tmp_path, TEACH + TABLES.replace("{stage:teach}", "{stage:later}")))
+    with pytest.raises(ValueError, match="stage tables: training config: tables = .*expected a share in"):
+        load_recipe(write(tmp_path, TEACH + TABLES.replace("share = 0.2", "share = 2")))
+
+
 def test_the_command_line_runs_a_recipe_and_refuses_options_of_a_single_run(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, TEACH)
     assert_refused(train.main, ["--recipe", str(path), "--set", "lr=1"], capsys, "--recipe runs the recipe's own")

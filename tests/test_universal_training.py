@@ -21,6 +21,7 @@ from training.checkpoint import load_checkpoint  # noqa: E402
 from training.config import config_from_dict  # noqa: E402
 from training.model import card_head_input  # noqa: E402
 from training.ppo import Trainer  # noqa: E402
+from training.rules_draw import RulesDraw  # noqa: E402
 from training.run_summary import plan  # noqa: E402
 from training.teachers import SpecialistTeacher, labelled, move_kinds  # noqa: E402
 
@@ -189,11 +190,11 @@ def test_held_the_start_agent_labels_every_move_the_specialists_do_not() -> None
 
 
 def test_a_table_expert_labels_every_move_at_its_table_and_nowhere_else() -> None:
-    """table: on its table the expert labels every kind of move; elsewhere the teacher is as without it."""
+    """tables: on its table the expert labels every kind of move; elsewhere the teacher is as without it."""
     start, expert = load_policy(shipped_policy_path("ten_point")), load_policy(shipped_policy_path("minnesota"))
     table, elsewhere = get_rules("minnesota", target_score=31), get_rules("minnesota", target_score=41)
     teacher = SpecialistTeacher(
-        card_features=18, start=start, presets=("smear",), moves=("bid",), table=(table, expert)
+        card_features=18, start=start, presets=("smear",), moves=("bid",), tables={table: expert}
     )
     assert [teacher.who(r) for r in (table, elsewhere, get_rules("minnesota"))] == ["table", "start", "start"]
     obs_array, mask_array = minnesota_opening(expert)
@@ -212,7 +213,7 @@ def test_an_expert_whose_card_head_reads_more_features_than_the_student_is_given
     """A student of 15 card features and an expert of 18: the expert's head reads its 18 under the table's rules."""
     start, expert = load_policy(shipped_policy_path("ten_point")), load_policy(shipped_policy_path("minnesota"))
     table = get_rules("minnesota", target_score=31)
-    teacher = SpecialistTeacher(card_features=15, start=start, table=(table, expert))
+    teacher = SpecialistTeacher(card_features=15, start=start, tables={table: expert})
     obs_array, mask_array = minnesota_opening(expert)
     taught = teacher(table, card_head_input(obs_array, table, 15), mask_array)
     np.testing.assert_allclose(taught, expert.logits(obs_array, mask_array, rules=table), atol=1e-4)
@@ -401,7 +402,7 @@ def test_a_table_expert_that_cannot_play_its_table_is_refused_before_a_match_is_
     specialist = str(shipped_policy_path("pitch_smudge"))
     expert = {"table_teacher": specialist, "table_rules": JOKERS, "table_share": 0.5}
     held = {"teacher": "specialists_and_start", "init_from": str(universal_agent)}
-    with pytest.raises(ValueError, match=f"table_teacher = '{specialist}' cannot play its table: "):
+    with pytest.raises(ValueError, match=f"table expert '{specialist}' cannot play its table: "):
         Trainer(config_from_dict({**TINY, **held, **expert}), tmp_path)
 
 
@@ -425,6 +426,59 @@ def test_a_table_expert_is_checked_before_a_run_starts(change: dict, message: st
     with pytest.raises(ValueError, match=message):
         config_from_dict({**TINY, **change})
     config_from_dict({**TINY, **EXPERT})  # the same, well formed
+
+
+def test_a_run_with_several_table_experts_plays_at_each_table_and_is_taught_there_by_its_own(
+    tmp_path: Path, universal_agent: Path
+) -> None:
+    tables = [{"teacher": str(universal_agent), "preset": "minnesota", "share": 0.3},
+              {"teacher": str(universal_agent), "preset": "ten_point", "rules": JOKERS, "share": 0.4}]  # fmt: skip
+    held = {"teacher": "specialists_and_start", "init_from": str(universal_agent), "teacher_hold": True,
+            "teacher_presets": ["minnesota"], "teacher_moves": ["bid"]}  # fmt: skip
+    trainer = Trainer(config_from_dict({**TINY, **held, "tables": tables, "num_games": 64}), tmp_path)
+    teacher = trainer.collector.teacher
+    jokers, minnesota = get_rules("ten_point", **JOKERS), get_rules("minnesota")
+    assert teacher.who(minnesota) == teacher.who(jokers) == "table" and teacher.who(TEN_POINT) == "start"
+    assert set(teacher.tables) == {minnesota, jokers}
+    played = [m.game.rules for m in trainer.collector.matches]
+    assert 0 < played.count(jokers) < 64 and played.count(minnesota) > 0
+    trainer.writer.close()
+
+
+def test_the_tables_one_draw_picks_the_table_so_a_run_with_one_replays_as_before() -> None:
+    jokers, minnesota = get_rules("ten_point", **JOKERS), get_rules("minnesota")
+    both = RulesDraw(["ten_point"], 0.0, tables=[(minnesota, 0.25), (jokers, 0.5)])
+    drawn = [both(np.random.default_rng(k)) for k in range(400)]
+    assert 70 < drawn.count(minnesota) < 130 and 160 < drawn.count(jokers) < 240  # 100 and 200 expected
+    one = RulesDraw(["ten_point"], 0.0, tables=[(jokers, 0.5)])
+    picks = [np.random.default_rng(k).random() < 0.5 for k in range(100)]  # the single-table draw of before
+    assert [one(np.random.default_rng(k)) == jokers for k in range(100)] == picks
+
+
+TABLE = {"teacher": "x.pt", "preset": "minnesota", "share": 0.3}
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        ([{**TABLE, "shares": 0.3}], "tables = .*each is {teacher = FILE, preset = NAME, rules = {...}, share = S}"),
+        ([{"teacher": "x.pt", "preset": "minnesota"}], "tables = .*each is {teacher = FILE"),
+        ([{**TABLE, "teacher": ""}], "tables = .*expected a teacher"),
+        ([{**TABLE, "preset": "cribbage"}], "tables = .*expected a preset among"),
+        ([{**TABLE, "share": 0}], r"tables = .*expected a share in \(0, 1\]"),
+        ([{**TABLE, "rules": {"jokrs": 1}}], "tables = .*not rule options minnesota can play"),
+        ([{**TABLE, "preset": "ten_point", "rules": changes_from(HELD_OUT_TEN_POINT)}], "tables = .*a held-out"),
+        ([TABLE, {**TABLE, "teacher": "y.pt"}], "tables = .*two experts teach the same table"),
+        ([TABLE, {**TABLE, "preset": "smear", "share": 0.8}], "tables = .*the tables' shares add up past 1"),
+    ],
+)
+def test_each_of_several_table_experts_is_checked_before_a_run_starts(tables: list, message: str) -> None:
+    held = {"teacher": "specialists_and_start", "init_from": "start.pt"}
+    with pytest.raises(ValueError, match=message):
+        config_from_dict({**TINY, **held, "tables": tables})
+    with pytest.raises(ValueError, match="tables = .*it shapes a teacher's labels: set teacher"):
+        config_from_dict({**TINY, "tables": [TABLE]})
+    config_from_dict({**TINY, **held, "tables": [TABLE, {**TABLE, "preset": "smear"}]})  # well formed
 
 
 @pytest.fixture(scope="module")
@@ -460,3 +514,5 @@ def test_the_plan_a_run_prints_names_every_option_that_chooses_its_rules(tmp_pat
         "against the fixed agent ten_point with joker_rank='not_trump', discard_trump='free'; "
         "0.3 at ten_point with joker_rank='not_trump', discard_trump='free', taught there by x.pt) into"
     )
+    words = " ".join(plan(tmp_path, config_from_dict({**TINY, **EXPERT, "tables": [TABLE]})).split())
+    assert "taught there by x.pt; 0.3 at minnesota, taught there by x.pt) into" in words

@@ -65,16 +65,17 @@ def make_collector(
     extra: dict[str, Any] = {"moon_model": c.moon_model} if c.match_moon else {}  # Smear's collector only
     if c.universal:
         fixed = get_rules(c.preset, **c.house_rules) if c.house_rules else None  # one house-rule set, every match
-        table = get_rules(c.preset, **c.table_rules) if c.table_teacher else None  # where the table expert teaches
+        experts = c.table_experts()  # where each table expert teaches
+        tables = [(expert.table(), expert.share) for expert in experts]
         focused = [(f.rules(), f.weight) for f in focus]
-        draw = RulesDraw(c.train_presets, c.house_share, fixed, focused, c.house_options, table, c.table_share)
+        draw = RulesDraw(c.train_presets, c.house_share, fixed, focused, c.house_options, tables)
         against_fixed = get_rules(c.preset, **c.fixed_house_rules) if c.fixed_house_rules else None
         extra |= {"draw_rules": draw, "card_features": c.card_head, "fixed_rules": against_fixed}
         if c.teacher and not imitate:
             start = policy_from_checkpoint(c.init_from) if c.teacher == TAUGHT_FROM_START else None
             labels = tuple(c.teacher_presets), tuple(c.teacher_moves), c.teacher_hold
-            expert = (table, table_expert(c.table_teacher, table)) if table is not None else None
-            extra["teacher"] = make_teacher(c.teacher, c.card_head, start, *labels, expert)
+            by_table = {table: table_expert(expert.teacher, table) for expert, (table, _) in zip(experts, tables)}
+            extra["teacher"] = make_teacher(c.teacher, c.card_head, start, *labels, by_table)
     return collector_class(rules)(rules, num_games or c.num_games, mix, rng, c.gamma, 1.0 if imitate else c.gae_lambda,
                                   c.reward_scale, imitate=imitate, fixed_agent=c.fixed_agent,
                                   match_reward=c.match_reward, late_start=0.0 if imitate else c.late_start,
@@ -82,12 +83,12 @@ def make_collector(
 
 
 def table_expert(path: str, table: Rules) -> Policy:
-    """``table_teacher``'s policy, refused (before any match is played) unless it can play its table: a universal
+    """A table expert's policy, refused (before any match is played) unless it can play its table: a universal
     network, or one made for exactly those rules."""
     policy = policy_from_checkpoint(path)
     problems = policy.differences(table)
     if problems:
-        raise ValueError(f"training config: table_teacher = {path!r} cannot play its table: " + "; ".join(problems))
+        raise ValueError(f"training config: table expert {path!r} cannot play its table: " + "; ".join(problems))
     return policy
 
 

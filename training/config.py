@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import math
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -55,6 +56,7 @@ class TrainConfig:
     table_teacher: str = ""  # specialists_and_start: an agent's checkpoint that labels every move at table_rules' table
     table_rules: dict[str, Any] = field(default_factory=dict)  # table_teacher: its table, preset plus these ({}: none)
     table_share: float = 0.0  # table_teacher: the share of matches played at its table
+    tables: list[dict[str, Any]] = field(default_factory=list)  # more table experts: {teacher, preset, rules, share}
     house_rules: dict[str, Any] = field(default_factory=dict)  # universal: every match is preset with these options
     house_options: dict[str, Any] = field(default_factory=dict)  # universal: drawn house-rule sets have these values
     fixed_house_rules: dict[str, Any] = field(default_factory=dict)  # universal: matches against fixed_agent play these
@@ -117,6 +119,27 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def table_experts(self) -> list[TableExpert]:
+        """Every table expert of the run: ``table_teacher``'s at ``preset`` with ``table_rules``, then ``tables``'."""
+        one = [TableExpert(self.table_teacher, self.preset, self.table_rules, self.table_share)]
+        return (one if self.table_teacher else []) + [TableExpert(**entry) for entry in self.tables]
+
+
+@dataclass(frozen=True)
+class TableExpert:
+    """An agent that labels every move at one table (a preset with house-rule options, or none) in a share of the
+    matches: a stage teaches several presets' or tables' experts at once, each where it plays best."""
+
+    teacher: str  # the expert's checkpoint or exported agent
+    preset: str  # the table's preset
+    rules: dict[str, Any] = field(default_factory=dict)  # options on top of the preset ({}: the preset itself)
+    share: float = 0.0  # the share of the matches played at the table
+
+    def table(self) -> Rules:
+        from smear_env import get_rules
+
+        return get_rules(self.preset, **self.rules)
+
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
 #: baselines a run may be evaluated against: "fixed" is the config's fixed_agent, "neural" the preset's shipped agent
@@ -161,7 +184,7 @@ def _validate(c: TrainConfig) -> None:
     need(c.opp_fixed > 0 or not c.fixed_house_rules, "fixed_house_rules", "they are the rules of opp_fixed's matches: "
          "expected opp_fixed > 0")  # fmt: skip
     for name in ("teacher_coef", "teacher_presets", "teacher_moves", "teacher_hold", "table_teacher", "table_rules",
-                 "table_share"):  # fmt: skip
+                 "table_share", "tables"):  # fmt: skip
         need(bool(c.teacher) or not getattr(c, name), name, "it shapes a teacher's labels: set teacher")
     if c.universal or c.teacher:
         _validate_universal(c)
@@ -256,6 +279,8 @@ def _validate_universal(c: TrainConfig) -> None:
         need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
         need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
         need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
+    if c.tables:
+        _check_tables(c, need)
     need(not (c.house_rules and c.fixed_house_rules), "fixed_house_rules",
          "every match plays house_rules already: expected {} with house_rules")  # fmt: skip
     for name in ("house_rules", "fixed_house_rules", "table_rules"):
@@ -269,6 +294,36 @@ def _validate_universal(c: TrainConfig) -> None:
             need(rules != get_rules(c.preset), name, f"{c.preset} plays these already: expected a change to its rules")
             need(name == "house_rules" or not is_held_out(rules), name,
                  "a held-out house-rule set (smear_env.house_rules), which training never plays")  # fmt: skip
+
+
+def _check_tables(c: TrainConfig, need: Callable[[bool, str, str], None]) -> None:
+    """Each of ``tables`` names an agent, a Smear table training plays and a share; the shares leave room for the
+    other matches and no table is taught twice."""
+    from smear_env import get_rules
+
+    need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
+         f"{TAUGHT_FROM_START!r} with tables")  # fmt: skip
+    need(not c.house_rules, "tables", "every match plays house_rules already: expected no tables")
+    keys = {f.name for f in dataclasses.fields(TableExpert)}
+    for entry in c.tables:
+        form = "{teacher = FILE, preset = NAME, rules = {...}, share = S}"
+        need(isinstance(entry, dict) and set(entry) <= keys and {"teacher", "preset", "share"} <= set(entry),
+             "tables", f"each is {form}: not {entry!r}")  # fmt: skip
+        need(isinstance(entry["teacher"], str) and bool(entry["teacher"]), "tables", f"{entry!r}: expected a teacher")
+        need(entry["preset"] in BASE_PRESETS, "tables", f"{entry!r}: expected a preset among {', '.join(BASE_PRESETS)}")
+        share = entry["share"]
+        need(isinstance(share, int | float) and 0 < share <= 1, "tables", f"{entry!r}: expected a share in (0, 1]")
+        rules = entry.get("rules", {})
+        need(isinstance(rules, dict), "tables", f"{entry!r}: expected rules as options by name")
+        try:
+            table = get_rules(entry["preset"], **rules)
+        except (ValueError, TypeError) as err:
+            need(False, "tables", f"{entry!r}: not rule options {entry['preset']} can play: {err}")
+        need(not is_held_out(table), "tables", f"{entry!r}: a held-out house-rule set, which training never plays")
+    experts = c.table_experts()
+    tables = [expert.table() for expert in experts]
+    need(len(set(tables)) == len(tables), "tables", "two experts teach the same table: expected one each")
+    need(sum(expert.share for expert in experts) <= 1, "tables", "the tables' shares add up past 1")
 
 
 def _check_late_start(c: TrainConfig) -> None:
@@ -347,7 +402,9 @@ def _coerce(name: str, value: Any) -> Any:
     else:
         ok = isinstance(value, type(default))
     if isinstance(default, list) and ok:
-        ok = all(isinstance(v, type(default[0]) if default else str) for v in value)
+        element = type(default[0]) if default else dict if str(f.type).startswith("list[dict") else str
+        if not all(isinstance(v, element) for v in value):
+            raise ValueError(f"training config: {name} = {value!r}: expected a list of {element.__name__}")
     if not ok:
         raise ValueError(f"training config: {name} = {value!r}: expected a {type(default).__name__} like {default!r}")
     return value

@@ -206,18 +206,32 @@ def _check(recipe: Recipe, where: Path) -> None:
 
 
 def _texts(stage: Stage) -> list[str]:
-    values = [v for value in stage.settings.values() for v in (value if isinstance(value, list) else [value])]
-    return [v for v in values if isinstance(v, str)] + list(stage.args)
+    return _strings(list(stage.settings.values())) + list(stage.args)
 
 
-def _substitute(value: Any, agents: dict[str, Path], previous: Path | None) -> Any:
+def _strings(value: Any) -> list[str]:
+    """Every string in a setting's value, in its lists and tables too (``tables``' teachers)."""
+    if isinstance(value, list | tuple):
+        return [text for v in value for text in _strings(v)]
+    if isinstance(value, dict):
+        return _strings(list(value.values()))
+    return [value] if isinstance(value, str) else []
+
+
+def _substitute(value: Any, agents: dict[str, Path] | None, previous: Path | None) -> Any:
+    """``value`` with each placeholder replaced by its agent's path; without ``agents`` (checking a recipe before
+    anything runs), by a stand-in name."""
     if isinstance(value, list):
         return [_substitute(v, agents, previous) for v in value]
+    if isinstance(value, dict):
+        return {k: _substitute(v, agents, previous) for k, v in value.items()}
     if not isinstance(value, str):
         return value
 
     def agent(match: re.Match[str]) -> str:
         token = match.group(1)
+        if agents is None:
+            return "<agent>"
         return str(previous if token == "previous" else agents[token.removeprefix("stage:")])
 
     return _PLACEHOLDER.sub(agent, value)
@@ -227,7 +241,7 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
     """The training config of a train stage: the recipe's defaults, the stage's fields, its start and placeholders.
 
     Without ``agents`` (checking a recipe before anything runs) the agents that earlier stages will make do not
-    exist yet: ``init_from`` and ``table_teacher`` are checked as a name standing for one, and a ``fixed_agent``
+    exist yet: ``init_from`` and the table experts are checked as a name standing for one, and a ``fixed_agent``
     naming one as the rule bot would be.
     """
     fields = {**recipe.defaults, **stage.settings}
@@ -237,6 +251,7 @@ def stage_config(recipe: Recipe, stage: Stage, previous: Path | None, agents: di
         fields = {k: v for k, v in fields.items() if k not in named | {"init_from"}}
         stand_ins = {"fixed_agent": "rule"} if "fixed_agent" in named else {}
         stand_ins |= {"table_teacher": "<agent>"} if "table_teacher" in named else {}
+        stand_ins |= {"tables": _substitute(fields["tables"], None, None)} if "tables" in fields else {}
         return config_from_dict(fields | stand_ins | ({"init_from": "<agent>"} if starts_from_agent else {}))
     fields = {k: _substitute(v, agents, previous) for k, v in fields.items()}
     if previous is not None and not stage.fresh and "init_from" not in stage.settings:

@@ -27,7 +27,8 @@ class RulesDraw:
     ``focus`` (rule sets and their weights: :mod:`training.focus`) the house-rule sets are drawn from those
     by weight, not from the whole generator. With ``only`` (rule options and values) the generator's sets
     without those values are drawn again: a stage on one kind of table, where the agent plays it worst.
-    With ``table`` a share ``table_share`` of the matches play that table (where a table expert teaches).
+    With ``tables`` (rule sets and their shares) each share of the matches plays its table (where a table
+    expert teaches).
     """
 
     def __init__(
@@ -37,11 +38,10 @@ class RulesDraw:
         fixed: Rules | None = None,
         focus: Sequence[tuple[Rules, float]] = (),
         only: dict[str, Any] | None = None,
-        table: Rules | None = None,
-        table_share: float = 0.0,
+        tables: Sequence[tuple[Rules, float]] = (),
     ) -> None:
         self.presets, self.house_share, self.fixed = tuple(presets), house_share, fixed
-        self.table, self.table_share = table, table_share
+        self.tables = tuple(tables)
         self.only = dict(only or {})
         if self.only and not any(self._wanted(self._draw_set(np.random.default_rng(k))) for k in range(ONLY_TRIES)):
             raise ValueError(
@@ -56,8 +56,12 @@ class RulesDraw:
     def __call__(self, rng: np.random.Generator) -> Rules:
         if self.fixed is not None:
             return self.fixed
-        if self.table is not None and rng.random() < self.table_share:  # no draw without a table: old runs replay
-            return self.table
+        if self.tables:  # no draw without a table: old runs replay
+            rest = rng.random()  # one draw picks the table, so a run with one table replays as before
+            for table, share in self.tables:
+                if rest < share:
+                    return table
+                rest -= share
         if rng.random() >= self.house_share:
             return self._preset_rules[self.presets[int(rng.integers(len(self.presets)))]]
         if self._focus:

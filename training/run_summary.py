@@ -91,9 +91,9 @@ def agent_kind(c: TrainConfig) -> str:
     drawn += f" with {_options(c.house_options)}" if c.house_options else ""
     if c.fixed_house_rules:
         drawn += f"; against the fixed agent {c.preset} with {_options(c.fixed_house_rules)}"
-    if c.table_teacher:
-        drawn += (f"; {c.table_share:g} at {c.preset} with {_options(c.table_rules)}, "
-                  f"taught there by {c.table_teacher}")  # fmt: skip
+    for expert in c.table_experts():
+        options = f" with {_options(expert.rules)}" if expert.rules else ""
+        drawn += f"; {expert.share:g} at {expert.preset}{options}, taught there by {expert.teacher}"
     return f"universal agent (rules drawn per match: {len(c.train_presets)} presets, {drawn})"
 
 

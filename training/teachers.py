@@ -29,9 +29,10 @@ everywhere else. Every stage after the shipped one that left the card play to PP
 had over the specialists of ``six_point`` and ``four_point`` (research log, 2026-12-06), and one
 whose every move was held kept it.
 
-``table``: one table (a training house-rule set) and an agent that labels every move there: a table
-expert, such as a 30-minute exploiter of the start agent trained at that table, which can play it
-far better than the start (research log, 2026-12-07). Elsewhere the teacher is as above.
+``tables``: tables (training house-rule sets or presets), each with an agent that labels every move
+there: a table expert, such as a 30-minute exploiter of the start agent trained at that table, which
+can play it far better than the start (research log, 2026-12-07), or a preset's agent trained from
+the start against that preset's specialist. Elsewhere the teacher is as above.
 
 A move's kind is its block of the action space, but for one: where the bidder's first lead sets
 trump (``trump_by = "first_lead"``: ``pitch_smudge``, ``four_point``, ``six_point``) that lead is a
@@ -40,6 +41,8 @@ teacher of the bids and trumps would leave those presets' trump choice untaught.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -94,7 +97,7 @@ class SpecialistTeacher:
 
     def __init__(
         self, card_features: int = 0, start: Policy | None = None, presets: tuple[str, ...] = (),
-        moves: tuple[str, ...] = (), hold: bool = False, table: tuple[Rules, Policy] | None = None,
+        moves: tuple[str, ...] = (), hold: bool = False, tables: Mapping[Rules, Policy] | None = None,
     ) -> None:  # fmt: skip
         if hold and start is None:
             raise ValueError("hold: the start agent labels the moves the specialists do not: expected a start agent")
@@ -103,7 +106,7 @@ class SpecialistTeacher:
         self.hold = hold  # the start also labels every move the specialists do not, of every kind
         self.presets = frozenset(presets)  # label only these presets' exact rules; empty: every rule set
         self.moves = frozenset(moves or MOVE_KINDS)  # label only these kinds of move
-        self.table = table  # a table's rules and its expert, who labels every move there
+        self.tables = dict(tables or {})  # each table's expert, who labels every move there
         self.policies: dict[str, Policy] = {}
         for preset in specialist_presets():  # retired specialists teach too
             policy = load_policy(specialist_policy_path(preset))
@@ -114,7 +117,7 @@ class SpecialistTeacher:
     def who(self, rules: Rules) -> str:
         """Which agent teaches ``rules``: its preset's name, :data:`START` or :data:`NOBODY`. Rows with one teacher
         share a batch."""
-        if self.table is not None and rules == self.table[0]:
+        if rules in self.tables:
             return TABLE
         if self.start is None and not self.presets:
             return rules.name
@@ -141,8 +144,8 @@ class SpecialistTeacher:
         return out
 
     def _logits(self, name: str, rules: Rules, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        if name == TABLE and self.table is not None:
-            policy: Policy | None = self.table[1]
+        if name == TABLE:
+            policy: Policy | None = self.tables[rules]
         else:
             policy = self.start if name == START else self.policies.get(name)
         if policy is None:
@@ -164,11 +167,11 @@ def card_head_reads(policy: Policy) -> int:
 
 def make_teacher(
     kind: str, card_features: int, start: Policy | None = None, presets: tuple[str, ...] = (),
-    moves: tuple[str, ...] = (), hold: bool = False, table: tuple[Rules, Policy] | None = None,
+    moves: tuple[str, ...] = (), hold: bool = False, tables: Mapping[Rules, Policy] | None = None,
 ) -> SpecialistTeacher:  # fmt: skip
     """The teacher a config names (:data:`TEACHER_KINDS`); ``start``: the agent a run starts from, frozen;
     ``presets`` and ``moves``: the rules and kinds of move it labels; ``hold``: the start labels the rest (see the
-    module docstring); ``table``: a table's rules and the expert that labels every move there."""
+    module docstring); ``tables``: tables' rules and the expert that labels every move at each."""
     if kind not in TEACHER_KINDS:
         raise ValueError(f"teacher {kind!r} is unknown: expected one of {', '.join(TEACHER_KINDS)}")
     if kind == TAUGHT_FROM_START and start is None:
@@ -178,6 +181,6 @@ def make_teacher(
         raise ValueError(f"moves {unknown} are not kinds of move: expected names among {', '.join(MOVE_KINDS)}")
     if hold and kind != TAUGHT_FROM_START:
         raise ValueError(f"hold: the start agent labels the rest, and only {TAUGHT_FROM_START!r} has one")
-    if table is not None and kind != TAUGHT_FROM_START:
-        raise ValueError(f"table: its expert teaches beside the start agent, and only {TAUGHT_FROM_START!r} has one")
-    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves, hold, table)
+    if tables and kind != TAUGHT_FROM_START:
+        raise ValueError(f"tables: their experts teach beside the start agent, and only {TAUGHT_FROM_START!r} has one")
+    return SpecialistTeacher(card_features, start if kind == TAUGHT_FROM_START else None, presets, moves, hold, tables)
