@@ -478,6 +478,8 @@ def test_each_of_several_table_experts_is_checked_before_a_run_starts(tables: li
         config_from_dict({**TINY, **held, "tables": tables})
     with pytest.raises(ValueError, match="tables = .*it shapes a teacher's labels: set teacher"):
         config_from_dict({**TINY, "tables": [TABLE]})
+    with pytest.raises(ValueError, match="teacher = 'specialists': a table expert teaches beside the start agent"):
+        config_from_dict({**TINY, "teacher": "specialists", "tables": [TABLE]})
     config_from_dict({**TINY, **held, "tables": [TABLE, {**TABLE, "preset": "smear"}]})  # well formed
 
 

@@ -273,9 +273,11 @@ def _validate_universal(c: TrainConfig) -> None:
             RulesDraw(c.train_presets, c.house_share, only=c.house_options)
         except ValueError as err:
             need(False, "house_options", str(err))
-    if c.table_teacher or c.table_rules or c.table_share:  # a table expert: an agent, its training table, a share
+    one_table = bool(c.table_teacher or c.table_rules or c.table_share)  # an agent, its training table, a share
+    if one_table or c.tables:
         need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
-             f"{TAUGHT_FROM_START!r} with table_teacher")  # fmt: skip
+             f"{TAUGHT_FROM_START!r} with table_teacher or tables")  # fmt: skip
+    if one_table:
         need(bool(c.table_teacher), "table_teacher", "table_rules and table_share need an agent to teach at the table")
         need(0 < c.table_share <= 1, "table_share", "expected a share of the matches above 0, at most 1")
         need(not c.house_rules, "table_rules", "every match plays house_rules already: expected no table_teacher")
@@ -301,8 +303,6 @@ def _check_tables(c: TrainConfig, need: Callable[[bool, str, str], None]) -> Non
     other matches and no table is taught twice."""
     from smear_env import get_rules
 
-    need(c.teacher == TAUGHT_FROM_START, "teacher", f"a table expert teaches beside the start agent: expected "
-         f"{TAUGHT_FROM_START!r} with tables")  # fmt: skip
     need(not c.house_rules, "tables", "every match plays house_rules already: expected no tables")
     keys = {f.name for f in dataclasses.fields(TableExpert)}
     for entry in c.tables:
