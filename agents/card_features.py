@@ -51,7 +51,7 @@ import numpy as np
 
 from smear_env.cards import JOKER1, JOKER2, NUM_CARDS, cards_of, mask_of
 from smear_env.game import PLAY
-from smear_env.observation import block_starts
+from smear_env.observation import block_slices, block_starts
 from smear_env.rules import Rules
 from smear_env.scoring import CARD_VALUES
 from smear_env.trump import JOKER_POWER, TrumpTable, beats, trick_winner, trump_table
@@ -83,9 +83,10 @@ def card_features(obs: np.ndarray, rules: Rules, count: int = CARD_FEATURES) -> 
     rows = np.atleast_2d(np.asarray(obs, dtype=np.float32))
     out = np.zeros((len(rows), NUM_CARDS, CARD_FEATURES), np.float32)
     off = block_starts(rules.num_players)
+    trump_block = block_slices(rules.num_players)["trump"]
     deck = mask_of(rules.deck)
     for i, row in enumerate(rows):
-        trump = row[off["trump"] : off["trump"] + 4]
+        trump = row[trump_block]
         if row[off["phase"] + PLAY] and trump.any():
             _fill(out[i], row, off, rules.num_players, deck, trump_table(rules, int(trump.argmax())))
     out = out[..., :count]

@@ -114,13 +114,20 @@ def block_starts(num_players: int) -> Mapping[str, int]:
     return MappingProxyType({name: start for name, start, _ in layout(num_players)})
 
 
+@functools.lru_cache(maxsize=16)
+def block_slices(num_players: int) -> Mapping[str, slice]:
+    """Each block of the vector as a slice, by name: for readers of a whole block (the trump suit's one-hot), so
+    none of them repeats a block's width."""
+    return MappingProxyType({name: slice(start, start + size) for name, start, size in layout(num_players)})
+
+
 def compact_layout(num_players: int) -> list[tuple[str, int, int]]:
     """The blocks of layout 2: every block but ``rules``, with exactly ``num_players`` slots per seat."""
     n = num_players
     sizes = [("hand", 54), ("my_discards", 54)]
     sizes += [(f"played[{k}]", 54) for k in range(n)]
     sizes += [("trick", 54), ("won_mine", 54), ("won_others", 54), ("called_card", 54)]
-    sizes += [("phase", 6), ("trump", 4), ("dealer", n), ("bidder", n), ("partner", n), ("leader", n)]
+    sizes += [("phase", 6), ("trump", SUIT_SLOTS), ("dealer", n), ("bidder", n), ("partner", n), ("leader", n)]
     sizes += [(f"bids[{k}]", BID_SLOTS) for k in range(n)]
     sizes += [("high_bid", 1), ("discard_counts", n), ("drawn_counts", n), ("tricks_done", 1)]
     sizes += [("scores", n), ("hands_progress", 1)]

@@ -49,8 +49,8 @@ import numpy as np
 from agents.neural_agent import Policy, load_policy
 from agents.shipped import specialist_policy_path, specialist_presets
 from smear_env import actions as A
-from smear_env.cards import NUM_CARDS, SUITS
-from smear_env.observation import block_starts, observation_size
+from smear_env.cards import NUM_CARDS
+from smear_env.observation import block_slices, observation_size
 from smear_env.rules import Rules
 
 #: the teacher that needs the agent a run starts from (``init_from``): it teaches every rule set but the presets'
@@ -78,8 +78,7 @@ def move_kinds(masks: np.ndarray, rules: Rules | None = None, obs: np.ndarray | 
     kinds = [names[k] for k in np.searchsorted(starts, first, side="right") - 1]
     if rules is None or obs is None or rules.trump_by != "first_lead":
         return kinds
-    start = block_starts(rules.num_players)["trump"]
-    no_trump = ~obs[:, start : start + len(SUITS)].any(1)  # no trump yet: this card sets it
+    no_trump = ~obs[:, block_slices(rules.num_players)["trump"]].any(1)  # no trump yet: this card sets it
     return ["trump" if kind == "play" and unset else kind for kind, unset in zip(kinds, no_trump)]
 
 
